@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Everything that differs between the kernels indigo.ko supports (6.1 to
+ * 6.12) lives here, so the rest of the module has no version checks.
+ *
+ * The hinting-fault hook is a return probe on the function that decides
+ * where a NUMA-hinting fault's page should go: it returns the target node,
+ * or NUMA_NO_NODE for "stay". Its first argument is the page (up to 6.x) or
+ * the folio (later), whose first member is that page; its second is the VMA,
+ * or (from 6.11, numa_migrate_check; mpol_misplaced from 6.8) the vm_fault,
+ * whose first member is the VMA; its third is the faulting address.
+ */
+#ifndef _INDIGO_COMPAT_H
+#define _INDIGO_COMPAT_H
+
+#include <linux/mm.h>
+
+struct indigo_hook_site {
+	const char *symbol;
+	bool arg1_is_vmf;
+};
+
+/* Tried in order; the first that registers is used. */
+static const struct indigo_hook_site indigo_hook_sites[] = {
+	{ "numa_migrate_check", true },		/* 6.11+ */
+	{ "numa_migrate_prep", false },		/* up to 6.10 */
+};
+
+static inline struct vm_area_struct *
+indigo_compat_vma(const struct indigo_hook_site *site, unsigned long arg1)
+{
+	if (site->arg1_is_vmf)
+		return ((struct vm_fault *)arg1)->vma;
+	return (struct vm_area_struct *)arg1;
+}
+
+/* The hinting scan's marking: change_prot_numa(vma, start, end) in all. */
+#define INDIGO_MARK_SYMBOL "change_prot_numa"
+
+#endif /* _INDIGO_COMPAT_H */

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * INDIGO core: burst segmentation, the promotion gate, the rate cap and
+ * histograms. Pure C, see core.h.
+ */
+#include "core.h"
+
+void indigo_policy_default(struct indigo_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->mode = INDIGO_MODE_OBSERVE;
+	p->rate_min = 1000;		/* 1 access/s */
+	p->burst_min = 0;
+	p->free_min = 0;
+	p->rate_cap = 0;
+	p->burst_tol = 50;
+	p->burst_gap = 10000;
+}
+
+u32 indigo_rate_mhz(u64 delta_ns)
+{
+	/* 1e12 mHz*ns: one access per delta_ns */
+	const u64 one = 1000ULL * CORE_NSEC_PER_SEC;
+	u64 r;
+
+	if (delta_ns == 0)
+		return INDIGO_RATE_MAX;
+	r = core_div_u64(one, delta_ns);
+	return r > INDIGO_RATE_MAX ? INDIGO_RATE_MAX : (u32)r;
+}
+
+static bool rate_close(u32 mean, u32 rate, u32 tol_pct)
+{
+	u64 diff = mean > rate ? mean - rate : rate - mean;
+
+	return diff * 100 <= (u64)mean * tol_pct;
+}
+
+bool indigo_burst_observe(struct indigo_page *pg, const struct indigo_policy *p,
+			  u64 now_ns, u32 rate)
+{
+	u64 gap_ns = (u64)p->burst_gap * CORE_NSEC_PER_MSEC;
+	bool gap_ok = pg->nobs && now_ns >= pg->last_ns &&
+		      now_ns - pg->last_ns <= gap_ns;
+
+	if (!gap_ok || !rate_close(pg->rate, rate, p->burst_tol)) {
+		pg->burst_start_ns = now_ns;
+		pg->rate = rate;
+		pg->nobs = 1;
+		return true;
+	}
+	/* running mean; the count saturates so old bursts still adapt */
+	if (pg->nobs < 0xffff)
+		pg->nobs++;
+	if (rate >= pg->rate)
+		pg->rate += (rate - pg->rate) / pg->nobs;
+	else
+		pg->rate -= (pg->rate - rate) / pg->nobs;
+	return false;
+}
+
+u32 indigo_burst_ms(const struct indigo_page *pg, u64 now_ns)
+{
+	u64 ms;
+
+	if (!pg->nobs || now_ns < pg->burst_start_ns)
+		return 0;
+	ms = core_div_u64(now_ns - pg->burst_start_ns, CORE_NSEC_PER_MSEC);
+	return ms > 0xffffffffULL ? 0xffffffffU : (u32)ms;
+}
+
+bool indigo_bucket_take(struct indigo_bucket *b, u32 rate_cap, u64 now_ns)
+{
+	/*
+	 * Depth: a tenth of a second of promotions (at least one), so a cap
+	 * holds over any 100 ms window, not just on average.
+	 */
+	u64 depth = ((u64)rate_cap / 10 + 1) * CORE_NSEC_PER_SEC;
+	u64 elapsed;
+
+	if (!rate_cap)
+		return true;
+	if (!b->last_ns) {
+		b->tokens = depth;
+	} else if (now_ns > b->last_ns) {
+		elapsed = now_ns - b->last_ns;
+		/* avoid overflow: a full bucket is reached within 1.1 s */
+		if (elapsed > 2 * CORE_NSEC_PER_SEC)
+			b->tokens = depth;
+		else
+			b->tokens += elapsed * rate_cap;
+		if (b->tokens > depth)
+			b->tokens = depth;
+	}
+	b->last_ns = now_ns > b->last_ns ? now_ns : b->last_ns;
+	if (b->tokens < CORE_NSEC_PER_SEC)
+		return false;
+	b->tokens -= CORE_NSEC_PER_SEC;
+	return true;
+}
+
+int indigo_gate(const struct indigo_policy *p, const struct indigo_gate_in *in,
+		struct indigo_bucket *b, u64 now_ns)
+{
+	switch (p->mode) {
+	case INDIGO_MODE_OBSERVE:
+		return INDIGO_REASON_OBSERVE;
+	case INDIGO_MODE_DENY:
+		return INDIGO_REASON_DENY;
+	default:
+		break;
+	}
+	if (in->rate < p->rate_min)
+		return INDIGO_REASON_RATE;
+	if (in->burst_ms < p->burst_min)
+		return INDIGO_REASON_BURST;
+	if (in->free_kib < p->free_min)
+		return INDIGO_REASON_LOWMEM;
+	/* last: a vetoed page must not spend a token */
+	if (!indigo_bucket_take(b, p->rate_cap, now_ns))
+		return INDIGO_REASON_RATECAP;
+	return INDIGO_REASON_PASS;
+}
+
+static const char *const reason_names[__INDIGO_REASON_MAX] = {
+	[INDIGO_REASON_OBSERVE] = "observe",
+	[INDIGO_REASON_PASS] = "pass",
+	[INDIGO_REASON_DENY] = "deny",
+	[INDIGO_REASON_RATE] = "rate",
+	[INDIGO_REASON_BURST] = "burst",
+	[INDIGO_REASON_LOWMEM] = "lowmem",
+	[INDIGO_REASON_RATECAP] = "ratecap",
+};
+
+static const char *const mode_names[__INDIGO_MODE_MAX] = {
+	[INDIGO_MODE_OBSERVE] = "observe",
+	[INDIGO_MODE_GATE] = "gate",
+	[INDIGO_MODE_DENY] = "deny",
+};
+
+const char *indigo_reason_name(int reason)
+{
+	if (reason < 0 || reason > INDIGO_REASON_MAX)
+		return "unknown";
+	return reason_names[reason];
+}
+
+const char *indigo_mode_name(int mode)
+{
+	if (mode < 0 || mode > INDIGO_MODE_MAX)
+		return "unknown";
+	return mode_names[mode];
+}
+
+int indigo_mode_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i <= INDIGO_MODE_MAX; i++)
+		if (!strcmp(name, mode_names[i]))
+			return i;
+	return -1;
+}
+
+static unsigned int fls32(u32 v)
+{
+	unsigned int n = 0;
+
+	while (v) {
+		n++;
+		v >>= 1;
+	}
+	return n;
+}
+
+void indigo_hist_add(struct indigo_hist *h, u32 v)
+{
+	h->count[fls32(v)]++;
+	h->total++;
+}
+
+u32 indigo_hist_quantile(const struct indigo_hist *h, unsigned int pct)
+{
+	u64 want, seen = 0;
+	unsigned int i;
+
+	if (!h->total)
+		return 0;
+	if (pct > 100)
+		pct = 100;
+	/* smallest bucket holding at least pct % of the samples */
+	want = core_div_u64(h->total * pct + 99, 100);
+	if (!want)
+		want = 1;
+	for (i = 0; i < INDIGO_HIST_BUCKETS; i++) {
+		seen += h->count[i];
+		if (seen >= want)
+			return i == 0 ? 0 : (u32)((1ULL << i) - 1);
+	}
+	return 0xffffffffU;
+}
+
+void indigo_hist_merge(struct indigo_hist *dst, const struct indigo_hist *src)
+{
+	unsigned int i;
+
+	for (i = 0; i < INDIGO_HIST_BUCKETS; i++)
+		dst->count[i] += src->count[i];
+	dst->total += src->total;
+}

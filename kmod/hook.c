@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * indigo.ko: the hinting-fault probes.
+ *
+ * A return probe on the kernel's "where should this page go" function (see
+ * compat.h) sees every NUMA-hinting fault. For pages on a far node it
+ * records an access-rate observation and, when the kernel wants to promote
+ * the page to a near node, applies the gate; a veto rewrites the return
+ * value to NUMA_NO_NODE, so the kernel's own migration simply does not
+ * happen. Nothing here sleeps or waits for userspace.
+ *
+ * Access rate: INDIGO's is 1 / (fault time - marking time). The marking time
+ * is not stored in the page in the default NUMA-balancing mode, so a second
+ * probe on the scanner's change_prot_numa() logs which ranges of which
+ * address space were marked when (core.h: indigo_marks). Where no mark is
+ * known (the mark was overwritten, or that probe could not be placed) the
+ * observation falls back to the interval since the page's previous fault,
+ * which bounds the rate from below by the scan period.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kprobes.h>
+#include <linux/ktime.h>
+#include <linux/mmzone.h>
+#include <linux/sched.h>
+#include <linux/vmstat.h>
+#include <linux/utsname.h>
+#include "compat.h"
+#include "indigo.h"
+
+struct fault_ctx {
+	struct page *page;
+	struct mm_struct *mm;
+	unsigned long addr;
+	int nid;
+};
+
+static const struct indigo_hook_site *site;
+
+static int fault_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct fault_ctx *c = (struct fault_ctx *)ri->data;
+	struct vm_area_struct *vma;
+
+	c->page = (struct page *)regs_get_kernel_argument(regs, 0);
+	c->nid = page_to_nid(c->page);
+	/* near pages: no return handler at all */
+	if (!node_isset(c->nid, indigo.far))
+		return 1;
+	vma = indigo_compat_vma(site, regs_get_kernel_argument(regs, 1));
+	c->mm = vma->vm_mm;
+	c->addr = regs_get_kernel_argument(regs, 2);
+	return 0;
+}
+
+static u64 node_free_kib(int nid)
+{
+	pg_data_t *pgdat = NODE_DATA(nid);
+	unsigned long pages = 0;
+	int z;
+
+	for (z = 0; z < MAX_NR_ZONES; z++)
+		pages += zone_page_state(&pgdat->node_zones[z], NR_FREE_PAGES);
+	return (u64)pages << (PAGE_SHIFT - 10);
+}
+
+/* Records the observation; fills @in with the page's rate and burst. */
+static bool observe(const struct fault_ctx *c, const struct indigo_policy *p,
+		    u64 now, struct indigo_gate_in *in)
+{
+	struct indigo_node_stats *st = this_cpu_ptr(indigo.stats);
+	u64 pfn = page_to_pfn(c->page);
+	struct indigo_shard *sh;
+	struct indigo_page *pg;
+	u64 mark = 0, delta = 0;
+	int evicted;
+
+	sh = &indigo.shards[indigo_table_hash(pfn) >> 26];
+	spin_lock(&sh->lock);
+	pg = indigo_table_get(&sh->table, pfn, &evicted);
+	if (indigo.have_marks) {
+		spin_lock(&indigo.marks_lock);
+		mark = indigo_marks_find(&indigo.marks, (unsigned long)c->mm,
+					 c->addr, pg->last_ns);
+		spin_unlock(&indigo.marks_lock);
+	}
+	if (mark && mark <= now)
+		delta = now - mark;
+	else if (pg->last_ns && pg->last_ns < now)
+		delta = now - pg->last_ns;
+	if (delta)
+		indigo_burst_observe(pg, p, now, indigo_rate_mhz(delta));
+	pg->last_ns = now;
+	pg->node = c->nid;
+	in->rate = pg->nobs ? pg->rate : 0;
+	in->burst_ms = indigo_burst_ms(pg, now);
+	spin_unlock(&sh->lock);
+
+	if (evicted >= 0 && evicted < nr_node_ids)
+		st[evicted].evictions++;
+	st[c->nid].faults++;
+	if (delta) {
+		indigo_hist_add(this_cpu_ptr(indigo.rate_hist), in->rate);
+		indigo_hist_add(this_cpu_ptr(indigo.burst_hist), in->burst_ms);
+	}
+	return delta != 0;
+}
+
+static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct fault_ctx *c = (struct fault_ctx *)ri->data;
+	int target = (int)regs_return_value(regs);
+	struct indigo_node_stats *st = this_cpu_ptr(indigo.stats);
+	struct indigo_policy_rcu *pol;
+	struct indigo_gate_in in = {};
+	struct indigo_decision d;
+	u64 now = ktime_get_ns();
+	bool observed;
+	int reason;
+
+	rcu_read_lock();
+	pol = rcu_dereference(indigo.policy);
+	observed = observe(c, &pol->p, now, &in);
+	if (observed) {
+		struct indigo_cand cand = {
+			.addr = c->addr, .pid = current->pid, .node = c->nid,
+			.rate = in.rate, .burst_ms = in.burst_ms,
+		};
+
+		indigo_cand_add(&cand);
+	}
+	/* only promotions, i.e. moves to a near node, pass the gate */
+	if (target == NUMA_NO_NODE || target < 0 || target >= nr_node_ids ||
+	    node_isset(target, indigo.far)) {
+		rcu_read_unlock();
+		return 0;
+	}
+	in.free_kib = node_free_kib(target);
+	spin_lock(&indigo.bucket_lock);
+	reason = indigo_gate(&pol->p, &in, &indigo.bucket, now);
+	spin_unlock(&indigo.bucket_lock);
+	rcu_read_unlock();
+
+	st[c->nid].reason[reason]++;
+	if (!indigo_allows(reason))
+		regs_set_return_value(regs, NUMA_NO_NODE);
+
+	d = (struct indigo_decision){
+		.t_ns = now, .addr = c->addr, .pid = current->pid,
+		.rate = in.rate, .burst_ms = in.burst_ms,
+		.node = c->nid, .target = target, .reason = reason,
+	};
+	indigo_decision_add(&d);
+	return 0;
+}
+
+static int mark_entry(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct vm_area_struct *vma;
+	u64 now = ktime_get_ns();
+
+	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
+	spin_lock(&indigo.marks_lock);
+	indigo_marks_add(&indigo.marks, (unsigned long)vma->vm_mm,
+			 regs_get_kernel_argument(regs, 1),
+			 regs_get_kernel_argument(regs, 2), now);
+	spin_unlock(&indigo.marks_lock);
+	return 0;
+}
+
+static struct kretprobe fault_probe = {
+	.entry_handler = fault_entry,
+	.handler = fault_return,
+	.data_size = sizeof(struct fault_ctx),
+};
+
+static struct kprobe mark_probe = {
+	.symbol_name = INDIGO_MARK_SYMBOL,
+	.pre_handler = mark_entry,
+};
+
+int indigo_hook_init(void)
+{
+	char tried[128] = "";
+	size_t len = 0;
+	int i, err = -ENOENT;
+
+	/* the mark log first, so the first faults already find marks */
+	indigo.have_marks = !register_kprobe(&mark_probe);
+	if (!indigo.have_marks)
+		pr_info("no probe on %s: access rates use fault intervals\n",
+			INDIGO_MARK_SYMBOL);
+
+	/* one instance per fault in flight; faults nest at most per CPU */
+	fault_probe.maxactive = max_t(int, 16, 2 * num_possible_cpus());
+	for (i = 0; i < ARRAY_SIZE(indigo_hook_sites); i++) {
+		site = &indigo_hook_sites[i];
+		fault_probe.kp.symbol_name = site->symbol;
+		fault_probe.kp.addr = NULL;
+		fault_probe.kp.flags = 0;
+		err = register_kretprobe(&fault_probe);
+		if (!err) {
+			pr_info("hinting faults hooked at %s\n", site->symbol);
+			return 0;
+		}
+		len += scnprintf(tried + len, sizeof(tried) - len, "%s%s (%d)",
+				 i ? ", " : "", site->symbol, err);
+	}
+	site = NULL;
+	pr_err("kernel %s: no usable hinting-fault hook point; tried %s\n",
+	       init_utsname()->release, tried);
+	if (indigo.have_marks)
+		unregister_kprobe(&mark_probe);
+	indigo.have_marks = false;
+	return -ENOENT;
+}
+
+void indigo_hook_exit(void)
+{
+	unregister_kretprobe(&fault_probe);
+	if (indigo.have_marks)
+		unregister_kprobe(&mark_probe);
+}
+
+unsigned long indigo_hook_missed(void)
+{
+	return fault_probe.nmissed + mark_probe.nmissed;
+}
+
+const char *indigo_hook_symbol(void)
+{
+	return site ? site->symbol : "none";
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * indigo.ko: parameters, load and unload, and the epoch worker that sends
+ * telemetry to the agent.
+ *
+ * Load order makes every part ready before the fault path can reach it:
+ * state, debugfs, netlink, epoch worker, and the probes last. Unload runs
+ * in reverse, so no probe fires into freed state. The module loads in
+ * observe mode: loading it alone changes no placement.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/nodemask.h>
+#include <linux/slab.h>
+#include "indigo.h"
+
+static char *far_nodes;
+module_param(far_nodes, charp, 0444);
+MODULE_PARM_DESC(far_nodes, "Far-memory nodes, e.g. 1,3-4 (default: memory nodes without CPUs)");
+
+static unsigned int max_pages = 65536;
+module_param(max_pages, uint, 0444);
+MODULE_PARM_DESC(max_pages, "Pages tracked at most (rounded down to a power of two; 32 bytes each)");
+
+static unsigned int epoch_ms = 1000;
+module_param(epoch_ms, uint, 0444);
+MODULE_PARM_DESC(epoch_ms, "Telemetry epoch in ms (10-60000)");
+
+static unsigned int cand_max = 1024;
+module_param(cand_max, uint, 0444);
+MODULE_PARM_DESC(cand_max, "Hot-page candidates sent per epoch at most (16-65536)");
+
+/* epoch worker's own memory: last epoch's totals, to send differences */
+static struct indigo_node_stats *ep_prev, *ep_now, *ep_delta;
+static struct indigo_hist ep_rate_prev, ep_burst_prev;
+static struct indigo_cand *ep_cands;
+
+static void hist_delta(struct indigo_hist *now, struct indigo_hist *prev)
+{
+	struct indigo_hist cur = *now;
+	int i;
+
+	for (i = 0; i < INDIGO_HIST_BUCKETS; i++)
+		now->count[i] -= prev->count[i];
+	now->total -= prev->total;
+	*prev = cur;
+}
+
+static void epoch_work(struct work_struct *work)
+{
+	struct indigo_hist rate, burst;
+	int nid, r;
+	u32 n;
+
+	indigo_stats_sum(ep_now);
+	for (nid = 0; nid < nr_node_ids; nid++) {
+		ep_delta[nid].faults = ep_now[nid].faults - ep_prev[nid].faults;
+		ep_delta[nid].evictions = ep_now[nid].evictions -
+					  ep_prev[nid].evictions;
+		for (r = 0; r < __INDIGO_REASON_MAX; r++)
+			ep_delta[nid].reason[r] = ep_now[nid].reason[r] -
+						  ep_prev[nid].reason[r];
+	}
+	swap(ep_prev, ep_now);
+	indigo_hist_sum(&rate, &burst);
+	hist_delta(&rate, &ep_rate_prev);
+	hist_delta(&burst, &ep_burst_prev);
+	n = indigo_cands_take(ep_cands);
+
+	WRITE_ONCE(indigo.epoch_seq, indigo.epoch_seq + 1);
+	indigo_genl_epoch(indigo.epoch_seq, epoch_ms, ep_delta, &rate, &burst,
+			  ep_cands, n);
+	schedule_delayed_work(&indigo.epoch_work, msecs_to_jiffies(epoch_ms));
+}
+
+static int parse_far_nodes(void)
+{
+	int nid, err;
+
+	if (!far_nodes || !*far_nodes) {
+		/* how CXL and disaggregated memory appear: nodes without CPUs */
+		nodes_clear(indigo.far);
+		for_each_node_state(nid, N_MEMORY)
+			if (!node_state(nid, N_CPU))
+				node_set(nid, indigo.far);
+		if (nodes_empty(indigo.far)) {
+			pr_err("no far node: every memory node has CPUs; name the far nodes with far_nodes=\n");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	err = nodelist_parse(far_nodes, indigo.far);
+	if (err) {
+		pr_err("far_nodes=%s is not a node list (e.g. 1,3-4)\n",
+		       far_nodes);
+		return -EINVAL;
+	}
+	if (nodes_empty(indigo.far)) {
+		pr_err("far_nodes=%s names no node\n", far_nodes);
+		return -EINVAL;
+	}
+	for_each_node_mask(nid, indigo.far) {
+		if (nid >= nr_node_ids || !node_state(nid, N_MEMORY)) {
+			pr_err("far_nodes=%s: node %d has no memory\n",
+			       far_nodes, nid);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int check_params(void)
+{
+	if (max_pages < INDIGO_SHARDS * INDIGO_TABLE_PROBE ||
+	    max_pages > (1U << 26)) {
+		pr_err("max_pages=%u out of range %u-%u\n", max_pages,
+		       INDIGO_SHARDS * INDIGO_TABLE_PROBE, 1U << 26);
+		return -EINVAL;
+	}
+	if (epoch_ms < 10 || epoch_ms > 60000) {
+		pr_err("epoch_ms=%u out of range 10-60000\n", epoch_ms);
+		return -EINVAL;
+	}
+	if (cand_max < 16 || cand_max > 65536) {
+		pr_err("cand_max=%u out of range 16-65536\n", cand_max);
+		return -EINVAL;
+	}
+	return parse_far_nodes();
+}
+
+static void epoch_free(void)
+{
+	kvfree(ep_prev);
+	kvfree(ep_now);
+	kvfree(ep_delta);
+	kvfree(ep_cands);
+}
+
+static int epoch_alloc(void)
+{
+	ep_prev = kvcalloc(nr_node_ids, sizeof(*ep_prev), GFP_KERNEL);
+	ep_now = kvcalloc(nr_node_ids, sizeof(*ep_now), GFP_KERNEL);
+	ep_delta = kvcalloc(nr_node_ids, sizeof(*ep_delta), GFP_KERNEL);
+	ep_cands = kvcalloc(cand_max, sizeof(*ep_cands), GFP_KERNEL);
+	if (!ep_prev || !ep_now || !ep_delta || !ep_cands) {
+		epoch_free();
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int __init indigo_init(void)
+{
+	int err;
+
+	err = check_params();
+	if (err)
+		return err;
+	err = indigo_state_init(max_pages, cand_max);
+	if (err)
+		return err;
+	err = epoch_alloc();
+	if (err)
+		goto err_state;
+	indigo_debugfs_init();
+	err = indigo_genl_init();
+	if (err)
+		goto err_debugfs;
+	INIT_DELAYED_WORK(&indigo.epoch_work, epoch_work);
+	schedule_delayed_work(&indigo.epoch_work, msecs_to_jiffies(epoch_ms));
+	err = indigo_hook_init();
+	if (err)
+		goto err_work;
+	pr_info("far nodes %*pbl, %u pages tracked at most (%llu KiB), mode observe\n",
+		nodemask_pr_args(&indigo.far), indigo.capacity,
+		indigo_table_bytes() >> 10);
+	return 0;
+
+err_work:
+	cancel_delayed_work_sync(&indigo.epoch_work);
+	indigo_genl_exit();
+err_debugfs:
+	indigo_debugfs_exit();
+	epoch_free();
+err_state:
+	indigo_state_free();
+	return err;
+}
+
+static void __exit indigo_exit(void)
+{
+	indigo_hook_exit();
+	cancel_delayed_work_sync(&indigo.epoch_work);
+	indigo_genl_exit();
+	indigo_debugfs_exit();
+	epoch_free();
+	/* kfree_rcu'd policies of earlier sets must be gone first */
+	rcu_barrier();
+	indigo_state_free();
+}
+
+module_init(indigo_init);
+module_exit(indigo_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("INDIGO: network-aware gate for far-memory page promotion");
+MODULE_VERSION("0.1");

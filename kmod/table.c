@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * INDIGO core: the bounded per-page table. Pure C, see core.h.
+ */
+#include "core.h"
+
+u32 indigo_table_size(u32 want)
+{
+	u32 size = INDIGO_TABLE_PROBE;
+
+	while (size <= want / 2)
+		size <<= 1;
+	return size;
+}
+
+void indigo_table_init(struct indigo_table *t, struct indigo_page *slots,
+		       u32 size)
+{
+	t->slots = slots;
+	t->size = size;
+	t->used = 0;
+	memset(slots, 0, (size_t)size * sizeof(*slots));
+}
+
+struct indigo_page *indigo_table_get(struct indigo_table *t, u64 pfn,
+				     int *evicted_node)
+{
+	u64 key = pfn + 1;
+	u32 mask = t->size - 1;
+	u32 home = indigo_table_hash(pfn) & mask;
+	struct indigo_page *victim = NULL, *free = NULL, *pg;
+	u32 i;
+
+	*evicted_node = -1;
+	for (i = 0; i < INDIGO_TABLE_PROBE; i++) {
+		pg = &t->slots[(home + i) & mask];
+		if (pg->key == key)
+			return pg;
+		if (!pg->key) {
+			if (!free)
+				free = pg;
+			continue;
+		}
+		if (!victim || pg->last_ns < victim->last_ns)
+			victim = pg;
+	}
+	if (free) {
+		t->used++;
+		pg = free;
+	} else {
+		*evicted_node = victim->node;
+		pg = victim;
+	}
+	memset(pg, 0, sizeof(*pg));
+	pg->key = key;
+	return pg;
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs everything INDIGO needs to build, test and demo on Debian bookworm.
+# Idempotent: re-running it only checks what is already there.
+#
+#   - build and test dependencies from bookworm (apt, needs root)
+#   - guest kernels: 6.1 (bookworm) installed normally, 6.12 (bookworm-backports)
+#     unpacked into a project-private cache so the host's apt sources stay as they are
+#   - checkpatch.pl from linux-source-6.1 into /opt/checkpatch
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${INDIGO_CACHE:-/var/cache/indigo}
+log() { printf 'setup: %s\n' "$*"; }
+
+pkgs=(
+	build-essential pkg-config bc flex bison libelf-dev
+	linux-image-amd64 linux-headers-amd64 linux-source-6.1
+	qemu-system-x86 busybox-static cpio gzip kmod
+	check libnl-3-dev libnl-genl-3-dev libnuma-dev numactl
+	redis-server redis-tools stress-ng dkms
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	log "installing: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# checkpatch.pl and its data files ship inside the 6.1 source tarball.
+if [ ! -f /opt/checkpatch/checkpatch.pl ]; then
+	tarball=$(ls /usr/src/linux-source-6.1*.tar.* | head -n 1)
+	log "extracting checkpatch from $tarball"
+	mkdir -p /opt/checkpatch
+	tar -xaf "$tarball" -C /opt/checkpatch --strip-components=2 --wildcards \
+		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch'
+fi
+
+"$top/tools/guest-kernels.sh" "$cache"
+log "done"
