@@ -131,11 +131,17 @@ static inline u32 indigo_table_hash(u64 pfn)
 
 /*
  * Recent hinting-scan marks: the scanner protects [start, end) of an address
- * space at time t; the next touch of a page in it faults. Kept per address
- * space in a small ring, newest overwriting oldest.
+ * space at time t; the next touch of a page in it faults. Kept in buckets
+ * keyed by (address space, 1 GiB region), so the marks of one large buffer
+ * are not pushed out by those of the process's many small mappings; each
+ * bucket is a ring of the newest INDIGO_MARK_WAYS marks. A mark is filed
+ * under each region it covers, at most INDIGO_MARK_SPAN of them (scan steps
+ * are 256 MiB by default, so this is rarely reached).
  */
-#define INDIGO_MARK_BUCKETS 64
-#define INDIGO_MARK_WAYS 4
+#define INDIGO_MARK_BUCKETS 256
+#define INDIGO_MARK_WAYS 8
+#define INDIGO_MARK_REGION_SHIFT 30
+#define INDIGO_MARK_SPAN 4
 struct indigo_mark {
 	u64 mm;			/* address-space cookie, 0: free */
 	u64 start, end;
@@ -147,9 +153,11 @@ struct indigo_marks {
 	u8 next[INDIGO_MARK_BUCKETS];
 };
 
-static inline u32 indigo_marks_bucket(u64 mm)
+static inline u32 indigo_marks_bucket(u64 mm, u64 addr)
 {
-	return (u32)((mm * 0x9E3779B97F4A7C15ULL) >> 58) % INDIGO_MARK_BUCKETS;
+	u64 key = mm ^ ((addr >> INDIGO_MARK_REGION_SHIFT) * 0xff51afd7ed558ccdULL);
+
+	return (u32)((key * 0x9E3779B97F4A7C15ULL) >> 56) % INDIGO_MARK_BUCKETS;
 }
 
 void indigo_marks_add(struct indigo_marks *ms, u64 mm, u64 start, u64 end,

@@ -52,6 +52,8 @@ fi
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/indigo-initramfs.XXXXXX")
 trap 'rm -rf "$root"' EXIT
+# mktemp made it 0700: it becomes the guest's /, which nobody must traverse.
+chmod 0755 "$root"
 
 # Real directories rather than the host's merged-/usr links: simpler, and the
 # loader finds libraries in /lib/x86_64-linux-gnu either way.
@@ -78,6 +80,8 @@ add_bin() {
 	*) src=$(command -v "$src") || die "program not found in PATH: $1" ;;
 	esac
 	[ -f "$src" ] || die "no such program: $src"
+	# rm first: /bin/<name> may be a busybox link, and cp would write through it.
+	rm -f "$root/bin/$(basename "$src")"
 	cp -L "$src" "$root/bin/$(basename "$src")"
 	chmod 0755 "$root/bin/$(basename "$src")"
 	libs=$(ldd "$src" 2>/dev/null) || return 0
@@ -107,7 +111,10 @@ for spec in "${files[@]}"; do
 	fi
 	case "$dest" in /*) ;; *) die "--file DEST must be absolute: $spec" ;; esac
 	[ -e "$src" ] || die "no such file: $src"
-	case "$dest" in */) mkdir -p "$root$dest" ;; *) mkdir -p "$root$(dirname "$dest")" ;; esac
+	case "$dest" in
+	*/) mkdir -p "$root$dest" ;;
+	*) mkdir -p "$root$(dirname "$dest")"; rm -f "$root$dest" ;;    # not through a link
+	esac
 	cp -a -L "$src" "$root$dest"
 done
 

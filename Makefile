@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# INDIGO: make builds everything; make check runs every test; make demo shows
+# the module at work in a guest. See README.md.
+
+VERSION := 0.1
+
+# The kernel to build indigo.ko for: the running one, or else the newest
+# installed Debian headers (development machines run a kernel without them).
+KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then \
+	echo /lib/modules/$$(uname -r)/build; else \
+	ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1; fi)
+
+CC ?= gcc
+B := build
+WARN := -Wall -Wextra -Werror
+CPPFLAGS_U := -Iinclude/uapi -Ikmod -Iagent
+CFLAGS_U := -O2 -g $(WARN) -D_GNU_SOURCE
+NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
+NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
+
+CORE_SRC := kmod/core.c kmod/table.c kmod/marks.c
+PROGS := $(B)/indigoctl $(B)/farmem $(B)/nlfuzz
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRC))
+UNIT_SAN := $(patsubst tests/unit/%.c,$(B)/unit-san/%,$(UNIT_SRC))
+
+.PHONY: all module programs check check-unit check-style check-guest demo \
+	bench install install-dkms uninstall setup clean
+
+all: module programs
+
+setup:
+	tools/setup.sh
+
+module:
+	@test -n "$(KDIR)" && test -d "$(KDIR)" || \
+		{ echo "no kernel headers found: set KDIR=/path/to/kernel/build"; exit 1; }
+	@echo "building indigo.ko against $(KDIR)"
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+programs: $(PROGS)
+
+$(B)/indigoctl: tools/indigoctl.c agent/modlink.c $(CORE_SRC) | $(B)
+	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(NL_CFLAGS) $^ $(NL_LIBS) -o $@
+
+$(B)/farmem: tools/farmem.c | $(B)
+	$(CC) $(CFLAGS_U) $^ -lnuma -o $@
+
+$(B)/nlfuzz: tests/guest/nlfuzz.c | $(B)
+	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $^ -o $@
+
+$(B) $(B)/unit $(B)/unit-san:
+	mkdir -p $@
+
+# Unit tests: the kernel's pure core compiled unchanged, under Check; once
+# plain and once with ASan/UBSan. Valgrind runs over the plain build.
+$(B)/unit/%: tests/unit/%.c $(CORE_SRC) kmod/core.h | $(B)/unit
+	$(CC) $(CPPFLAGS_U) -O1 -g $(WARN) $(CHECK_CFLAGS) $< $(CORE_SRC) $(CHECK_LIBS) -o $@
+
+$(B)/unit-san/%: tests/unit/%.c $(CORE_SRC) kmod/core.h | $(B)/unit-san
+	$(CC) $(CPPFLAGS_U) -O1 -g $(WARN) -fsanitize=address,undefined \
+		-fno-sanitize-recover=all $(CHECK_CFLAGS) $< $(CORE_SRC) $(CHECK_LIBS) -o $@
+
+check-unit: $(UNIT) $(UNIT_SAN)
+	@set -e; for t in $(UNIT); do echo "== $$t"; $$t; done
+	@set -e; for t in $(UNIT_SAN); do echo "== $$t (ASan/UBSan)"; CK_FORK=no $$t; done
+	@set -e; for t in $(UNIT); do echo "== $$t (valgrind)"; \
+		CK_FORK=no valgrind -q --leak-check=full --error-exitcode=1 $$t; done
+
+# Kernel style: checkpatch --strict over the module and its uAPI header.
+check-style:
+	@test -f /opt/checkpatch/checkpatch.pl || { echo "checkpatch missing: run tools/setup.sh"; exit 1; }
+	perl /opt/checkpatch/checkpatch.pl --no-tree --strict --terse -f \
+		kmod/*.c kmod/*.h include/uapi/linux/indigo.h | \
+		awk '{print} /total: [1-9]|, [1-9][0-9]* (warnings|checks)/ {bad=1} END {exit bad}'
+
+# The module in QEMU guests running Debian's 6.1 and 6.12 kernels.
+check-guest: programs
+	tests/guest/run-kmod-tests.sh
+
+check: setup
+	$(MAKE) check-unit
+	$(MAKE) check-style
+	$(MAKE) check-guest
+
+demo: setup programs
+	tools/demo.sh
+
+bench: setup programs
+	tools/bench/faultpath.sh
+
+install: module $(B)/indigoctl
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod -a $$(basename $$(dirname $(KDIR)) 2>/dev/null) || depmod -a
+	install -D -m 0755 $(B)/indigoctl $(DESTDIR)/usr/local/sbin/indigoctl
+
+# DKMS: the module rebuilds itself when the kernel is updated.
+install-dkms:
+	rm -rf /usr/src/indigo-$(VERSION)
+	mkdir -p /usr/src/indigo-$(VERSION)
+	cp -r Kbuild dkms.conf kmod include /usr/src/indigo-$(VERSION)/
+	dkms add -m indigo -v $(VERSION) || true
+	dkms build -m indigo -v $(VERSION)
+	dkms install -m indigo -v $(VERSION)
+
+uninstall:
+	-dkms remove -m indigo -v $(VERSION) --all
+	rm -rf /usr/src/indigo-$(VERSION) $(DESTDIR)/usr/local/sbin/indigoctl
+
+clean:
+	rm -rf $(B)
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean >/dev/null 2>&1

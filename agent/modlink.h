@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The userspace end of the "indigo" generic netlink family: get and set the
+ * module's policy, read its counters. Used by indigod and indigoctl.
+ * Every function returns 0 or a negative errno; none prints.
+ */
+#ifndef INDIGO_MODLINK_H
+#define INDIGO_MODLINK_H
+
+#include <stddef.h>
+#include "core.h"
+
+#define MODLINK_MAX_NODES 64
+
+struct modlink;
+
+struct modlink_node {
+	u32 id;
+	u64 faults, allowed, evictions;
+	u64 veto[__INDIGO_REASON_MAX];	/* indexed by enum indigo_reason */
+};
+
+struct modlink_stats {
+	u32 tracked, capacity;
+	u64 table_bytes, missed, cand_dropped;
+	u32 nnodes;
+	struct modlink_node node[MODLINK_MAX_NODES];
+};
+
+/* A policy change: only the attributes whose bit (1 << INDIGO_A_*) is set. */
+struct modlink_policy_req {
+	struct indigo_policy p;
+	u32 set;
+};
+
+/* -ENOENT: the module is not loaded (no "indigo" family). */
+int modlink_open(struct modlink **out);
+void modlink_close(struct modlink *l);
+
+int modlink_get_policy(struct modlink *l, struct indigo_policy *p, u64 *gen);
+/* On error, the kernel's explanation (extack), if any, is in modlink_error(). */
+int modlink_set_policy(struct modlink *l, const struct modlink_policy_req *req,
+		       u64 *gen);
+int modlink_get_stats(struct modlink *l, struct modlink_stats *st);
+const char *modlink_error(const struct modlink *l);
+
+/* Parses "key=value" into @req (keys as in debugfs policy); -EINVAL if bad. */
+int modlink_policy_parse(struct modlink_policy_req *req, const char *kv);
+
+#endif /* INDIGO_MODLINK_H */

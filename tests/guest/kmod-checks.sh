@@ -1,0 +1,183 @@
+#!/bin/sh
+# indigo.ko checks, run inside the QEMU guest (busybox sh) as /test.sh.
+# Node 1 is the CPU-less "far" node. One line per check: PASS name, or
+# FAIL name: reason. run-guest.sh turns the console into the verdict.
+#
+# INDIGO_ONLY=a,b (on the kernel command line) runs only those sections.
+
+KO=/lib/modules/indigo.ko
+D=/sys/kernel/debug/indigo
+failed=0
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; failed=1; }
+want() { [ -z "$INDIGO_ONLY" ] || case ",$INDIGO_ONLY," in *",$1,"*) ;; *) return 1 ;; esac; }
+
+# Column $2 of the per-node row for node $1 in debugfs stats.
+node_stat() {
+	awk -v n="$1" -v col="$2" '
+		$1 == "node" { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		c["faults"] && $1 == n { print $c[col] }' $D/stats
+}
+kv() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
+field() { echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k { print $2 }'; }
+kernel_ok() { ! dmesg | grep -qE 'Oops|BUG:|WARNING:|general protection|Call Trace'; }
+
+# NUMA balancing, scanning fast enough that a test takes seconds, not minutes.
+numa_fast() {
+	echo 1 >/proc/sys/kernel/numa_balancing
+	for d in /sys/kernel/debug/sched/numa_balancing /proc/sys/kernel; do
+		[ -e "$d/scan_delay_ms" ] || [ -e "$d/numa_balancing_scan_delay_ms" ] || continue
+		for k in scan_delay_ms:50 scan_period_min_ms:100 scan_period_max_ms:400 scan_size_mb:64; do
+			f=$d/${k%%:*}
+			[ -e "$f" ] || f=$d/numa_balancing_${k%%:*}
+			[ -e "$f" ] && echo "${k#*:}" >"$f"
+		done
+	done
+}
+
+farmem_run() { farmem --pages 256 --hot 64 --seconds "${SECS:-8}" "$@" | tail -n 1; }
+
+echo "guest kernel $(uname -r)"
+numa_fast
+[ -z "$(cat /sys/devices/system/node/node1/cpulist)" ] && pass node1-cpuless ||
+	fail node1-cpuless "node 1 has CPUs"
+
+# Parameters that must refuse the load, each with a message saying why.
+if want params; then
+	for bad in "far_nodes=abc:not a node list" "far_nodes=7:node 7 has no memory" \
+		"far_nodes=,:names no node" "max_pages=1:max_pages=1 out of range" \
+		"epoch_ms=0:epoch_ms=0 out of range"; do
+		arg=${bad%%:*}
+		msg=${bad#*:}
+		if insmod $KO "$arg" 2>/dev/null; then
+			rmmod indigo
+			fail "refuse-$arg" "loaded"
+		elif dmesg | tail -n 5 | grep -q "indigo: .*$msg"; then
+			pass "refuse-$arg"
+		else
+			fail "refuse-$arg" "no message '$msg' in dmesg"
+		fi
+	done
+fi
+
+# The kernel alone, as the reference for observe mode.
+if want observe; then
+	base=$(farmem_run)
+	echo "kernel alone: $base"
+fi
+
+insmod $KO && pass insmod || { fail insmod "insmod failed"; exit 1; }
+grep -q '^far_nodes 1$' $D/policy && pass default-far-nodes ||
+	fail default-far-nodes "$(grep far_nodes $D/policy)"
+grep -q '^mode observe$' $D/policy && pass loads-in-observe ||
+	fail loads-in-observe "$(grep mode $D/policy)"
+indigoctl policy | grep -q '^mode observe$' && pass indigoctl-policy ||
+	fail indigoctl-policy "indigoctl policy failed"
+grep '^hook\|^marks' $D/stats
+
+if want observe; then
+	res=$(farmem_run)
+	echo "observe: $res"
+	bh=$(field "$base" hot_near)
+	oh=$(field "$res" hot_near)
+	hot=$(field "$res" hot)
+	# the kernel alone promotes the hot set; observe must change nothing
+	[ "${bh:-0}" -ge $((hot * 9 / 10)) ] && pass kernel-alone-promotes ||
+		fail kernel-alone-promotes "$base"
+	[ "${oh:-0}" -ge $((hot * 9 / 10)) ] && [ "$(field "$res" cold_near)" = "$(field "$base" cold_near)" ] &&
+		pass observe-like-kernel || fail observe-like-kernel "alone: $base; observe: $res"
+	[ "$(node_stat 1 faults)" -gt 0 ] && pass observe-counts-faults ||
+		fail observe-counts-faults "$(cat $D/stats)"
+	grep -q ' allow observe$' $D/decisions && pass observe-decisions ||
+		fail observe-decisions "no 'allow observe' decision"
+fi
+
+if want deny; then
+	indigoctl policy set mode=deny >/dev/null
+	v0=$(node_stat 1 veto_deny)
+	res=$(farmem_run)
+	echo "deny: $res"
+	[ "$(field "$res" hot_near)" = 0 ] && [ "$(field "$res" cold_near)" = 0 ] &&
+		pass deny-keeps-far || fail deny-keeps-far "$res"
+	[ "$(node_stat 1 veto_deny)" -gt "$v0" ] && pass deny-counts-vetoes ||
+		fail deny-counts-vetoes "$(cat $D/stats)"
+fi
+
+if want gate; then
+	# Hot pages fault within a pass of being marked: far above 20/s, and
+	# steadily so. Cold ones are touched every 3 s: below 1/s, and a
+	# lucky early touch starts a fresh burst, shorter than burst_min.
+	indigoctl policy set mode=gate rate_min_mhz=20000 burst_min_ms=200 \
+		burst_tol_pct=1000 burst_gap_ms=5000 >/dev/null
+	res=$(SECS=12 farmem_run --cold-ms 3000)
+	echo "gate: $res"
+	hot=$(field "$res" hot)
+	cold=$(field "$res" cold)
+	[ "$(field "$res" hot_near)" -ge $((hot * 9 / 10)) ] && pass gate-promotes-hot ||
+		fail gate-promotes-hot "$res"
+	[ "$(field "$res" cold_near)" -le $((cold / 20)) ] && pass gate-keeps-cold ||
+		fail gate-keeps-cold "$res"
+	grep -q ' allow pass$' $D/decisions && grep -qE ' veto (rate|burst)$' $D/decisions &&
+		pass gate-decisions-listed || fail gate-decisions-listed "$(tail -n 5 $D/decisions)"
+	awk 'NR > 1 && $8 == "allow" && $6 < 20000 { bad = 1 } END { exit bad }' $D/decisions &&
+		pass gate-respects-threshold || fail gate-respects-threshold "allowed below rate_min"
+	tail -n 3 $D/decisions
+	cat $D/stats
+fi
+
+if want netlink; then
+	gen=$(kv $D/policy generation)
+	nlfuzz unpriv && pass unprivileged-refused || fail unprivileged-refused "see above"
+	[ "$(kv $D/policy generation)" = "$gen" ] && pass unprivileged-changed-nothing ||
+		fail unprivileged-changed-nothing "generation moved"
+	nlfuzz invalid && pass invalid-values-refused || fail invalid-values-refused "see above"
+	nlfuzz fuzz 5000 1 && nlfuzz fuzz 5000 2 && pass fuzz-10000 || fail fuzz-10000 "fuzzer died"
+	indigoctl policy set mode=observe rate_min_mhz=1000 >/dev/null &&
+		indigoctl policy | grep -q '^mode observe$' && pass works-after-fuzz ||
+		fail works-after-fuzz "module stopped answering"
+	kernel_ok && pass fuzz-no-oops || fail fuzz-no-oops "kernel complained"
+fi
+
+if want redis; then
+	indigoctl policy set mode=gate rate_min_mhz=1000 burst_min_ms=0 >/dev/null
+	redis-server --port 6379 --save '' --appendonly no --daemonize yes \
+		--logfile /tmp/redis.log >/dev/null
+	sleep 1
+	redis-benchmark -q -t set -n 20000 -r 20000 -d 512 >/dev/null 2>&1
+	rpid=$(pidof redis-server)
+	migratepages "$rpid" 0 1
+	echo "redis on node 1: $(grep -o 'N1=[0-9]*' /proc/"$rpid"/numa_maps | awk -F= '{s += $2} END {print s}') pages"
+	redis-benchmark -q -t get -n 40000 -r 20000 -d 512 2>&1 | tail -n 1
+	redis-cli shutdown nosave >/dev/null 2>&1
+	n=$(awk -v p="$rpid" '$2 == p' $D/decisions | wc -l)
+	echo "decisions on redis-server: $n"
+	[ "$n" -gt 0 ] && pass redis-decided || fail redis-decided "no decision on pid $rpid"
+fi
+
+if want cycles; then
+	indigoctl policy set mode=gate >/dev/null
+	farmem --pages 512 --hot 512 --seconds 600 >/tmp/farmem.log &
+	fpid=$!
+	sleep 2
+	rmmod indigo || fail rmmod-under-load "rmmod failed"
+	i=0
+	while [ $i -lt 50 ]; do
+		insmod $KO || break
+		[ $((i % 2)) = 1 ] && indigoctl policy set mode=deny >/dev/null
+		sleep 0.2
+		rmmod indigo || break
+		i=$((i + 1))
+	done
+	[ $i = 50 ] && pass load-unload-50 || fail load-unload-50 "stopped at cycle $i"
+	kill -0 $fpid 2>/dev/null && pass workload-survives-cycles ||
+		fail workload-survives-cycles "farmem died"
+	kill $fpid 2>/dev/null
+	wait $fpid 2>/dev/null
+	kernel_ok && pass cycles-no-oops || fail cycles-no-oops "kernel complained"
+	insmod $KO
+fi
+
+rmmod indigo && pass rmmod || fail rmmod "rmmod failed"
+kernel_ok && pass no-kernel-complaints || fail no-kernel-complaints "$(dmesg | grep -E 'Oops|BUG:|WARNING:' | head -n 3)"
+exit $failed

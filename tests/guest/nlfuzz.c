@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nlfuzz: hostile clients of the "indigo" generic netlink family.
+ *
+ *   nlfuzz fuzz N SEED   N random and malformed messages (valid headers with
+ *                        garbage attributes, wrong lengths, nesting, unknown
+ *                        commands, truncated messages); exit 0 if every one
+ *                        was answered or dropped without the socket dying
+ *   nlfuzz invalid       well-formed requests with out-of-range values:
+ *                        each must be refused with EINVAL
+ *   nlfuzz unpriv        drops to uid/gid 65534 without capabilities; setting
+ *                        the policy and joining the telemetry group must be
+ *                        refused with EPERM, reading must still work
+ *
+ * Raw sockets on purpose: libnl would refuse to build most of these.
+ */
+#include <errno.h>
+#include <grp.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/indigo.h>
+
+#define BUFSZ 8192
+
+static int sock_open(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		perror("nlfuzz: socket");
+		exit(1);
+	}
+	return fd;
+}
+
+static struct nlattr *put_attr(char *p, uint16_t type, const void *data,
+			       uint16_t len)
+{
+	struct nlattr *a = (struct nlattr *)p;
+
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	if (len)
+		memcpy(p + NLA_HDRLEN, data, len);
+	return a;
+}
+
+/* Sends one request; returns the errno of the answer (0: a reply came). */
+static int transact(int fd, const void *msg, size_t len)
+{
+	char buf[BUFSZ];
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct nlmsghdr *h;
+	ssize_t n;
+
+	if (send(fd, msg, len, 0) < 0)
+		return errno;
+	if (poll(&pfd, 1, 2000) <= 0)
+		return ETIMEDOUT;
+	n = recv(fd, buf, sizeof(buf), 0);
+	if (n < (ssize_t)NLMSG_HDRLEN)
+		return EIO;
+	h = (struct nlmsghdr *)buf;
+	if (h->nlmsg_type == NLMSG_ERROR)
+		return -((struct nlmsgerr *)NLMSG_DATA(h))->error;
+	return 0;
+}
+
+static int family_id(int fd, uint32_t *mcgrp)
+{
+	char msg[256] = { 0 }, buf[BUFSZ];
+	struct nlmsghdr *h = (struct nlmsghdr *)msg;
+	struct genlmsghdr *g = NLMSG_DATA(h);
+	struct nlattr *a;
+	int id = -1, rem;
+	ssize_t n;
+
+	g->cmd = CTRL_CMD_GETFAMILY;
+	g->version = 1;
+	put_attr((char *)(g + 1), CTRL_ATTR_FAMILY_NAME, INDIGO_GENL_NAME,
+		 sizeof(INDIGO_GENL_NAME));
+	h->nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN +
+		       NLA_ALIGN(NLA_HDRLEN + sizeof(INDIGO_GENL_NAME));
+	h->nlmsg_type = GENL_ID_CTRL;
+	h->nlmsg_flags = NLM_F_REQUEST;
+	if (send(fd, msg, h->nlmsg_len, 0) < 0)
+		return -1;
+	n = recv(fd, buf, sizeof(buf), 0);
+	h = (struct nlmsghdr *)buf;
+	if (n < (ssize_t)NLMSG_HDRLEN || h->nlmsg_type == NLMSG_ERROR)
+		return -1;
+	rem = h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+	for (a = (struct nlattr *)((char *)NLMSG_DATA(h) + GENL_HDRLEN);
+	     rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= rem;
+	     rem -= NLA_ALIGN(a->nla_len),
+	     a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len))) {
+		if (a->nla_type == CTRL_ATTR_FAMILY_ID)
+			id = *(uint16_t *)((char *)a + NLA_HDRLEN);
+		if (a->nla_type == CTRL_ATTR_MCAST_GROUPS && mcgrp) {
+			/* first group, first nest: its CTRL_ATTR_MCAST_GRP_ID */
+			struct nlattr *grp = (struct nlattr *)((char *)a + NLA_HDRLEN);
+			struct nlattr *in = (struct nlattr *)((char *)grp + NLA_HDRLEN);
+			int r = grp->nla_len - NLA_HDRLEN;
+
+			for (; r >= NLA_HDRLEN && in->nla_len >= NLA_HDRLEN;
+			     r -= NLA_ALIGN(in->nla_len),
+			     in = (struct nlattr *)((char *)in + NLA_ALIGN(in->nla_len)))
+				if (in->nla_type == CTRL_ATTR_MCAST_GRP_ID)
+					*mcgrp = *(uint32_t *)((char *)in + NLA_HDRLEN);
+		}
+	}
+	return id;
+}
+
+/* A request for @cmd with one attribute; returns its errno. */
+static int one_attr(int fd, int fam, uint8_t cmd, uint16_t type,
+		    const void *v, uint16_t len)
+{
+	char msg[256] = { 0 };
+	struct nlmsghdr *h = (struct nlmsghdr *)msg;
+	struct genlmsghdr *g = NLMSG_DATA(h);
+
+	g->cmd = cmd;
+	g->version = INDIGO_GENL_VERSION;
+	h->nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN;
+	/* type 0: no attribute at all */
+	if (type) {
+		put_attr((char *)(g + 1), type, v, len);
+		h->nlmsg_len += NLA_ALIGN(NLA_HDRLEN + len);
+	}
+	h->nlmsg_type = fam;
+	h->nlmsg_flags = NLM_F_REQUEST;
+	return transact(fd, msg, h->nlmsg_len);
+}
+
+static int fuzz(int fd, int fam, long n, unsigned int seed)
+{
+	long i, answered = 0, timeouts = 0;
+	char msg[1024];
+
+	srandom(seed);
+	for (i = 0; i < n; i++) {
+		struct nlmsghdr *h = (struct nlmsghdr *)msg;
+		struct genlmsghdr *g = NLMSG_DATA(h);
+		size_t len = NLMSG_HDRLEN + GENL_HDRLEN, j;
+		int nattr = random() % 6, k, err;
+
+		for (j = 0; j < sizeof(msg); j++)
+			msg[j] = (char)random();
+		g->cmd = random() % (INDIGO_CMD_MAX + 3);
+		g->version = random() % 4 ? INDIGO_GENL_VERSION : random();
+		g->reserved = random() % 8 ? 0 : random();
+		for (k = 0; k < nattr && len < sizeof(msg) - 80; k++) {
+			struct nlattr *a = (struct nlattr *)(msg + len);
+			uint16_t plen = random() % 24;
+
+			a->nla_type = random() % (INDIGO_A_MAX + 4);
+			if (random() % 4 == 0)
+				a->nla_type |= NLA_F_NESTED;
+			a->nla_len = NLA_HDRLEN + plen;
+			/* sometimes lie about the length */
+			if (random() % 8 == 0)
+				a->nla_len = random() % 200;
+			len += NLA_ALIGN(NLA_HDRLEN + plen);
+		}
+		h->nlmsg_len = len;
+		if (random() % 10 == 0)
+			h->nlmsg_len = random() % (len + 16);
+		h->nlmsg_type = random() % 16 ? fam : random() % 64;
+		h->nlmsg_flags = NLM_F_REQUEST | (random() % 4 ? 0 : NLM_F_ACK);
+		h->nlmsg_seq = i;
+		err = transact(fd, msg, len);
+		if (err == ETIMEDOUT)
+			timeouts++;
+		else
+			answered++;
+		/* drop whatever else came (acks after replies) */
+		while (recv(fd, msg, sizeof(msg), MSG_DONTWAIT) > 0)
+			;
+	}
+	printf("nlfuzz sent=%ld answered=%ld unanswered=%ld\n", n, answered,
+	       timeouts);
+	return 0;
+}
+
+static int expect(const char *what, int got, int want)
+{
+	if (got == want) {
+		printf("nlfuzz ok %s: %s\n", what, want ? strerror(want) : "accepted");
+		return 0;
+	}
+	printf("nlfuzz FAIL %s: got %s, want %s\n", what,
+	       got ? strerror(got) : "success", want ? strerror(want) : "success");
+	return 1;
+}
+
+static int invalid(int fd, int fam)
+{
+	uint8_t mode = INDIGO_MODE_MAX + 1;
+	uint32_t zero = 0, big = 100000001, gen = 1;
+	uint64_t gen64 = 1;
+	int bad = 0;
+
+	bad += expect("mode out of range",
+		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
+			       INDIGO_A_POLICY_MODE, &mode, 1), EINVAL);
+	bad += expect("burst_tol 0",
+		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
+			       INDIGO_A_POLICY_BURST_TOL, &zero, 4), EINVAL);
+	bad += expect("rate_cap too big",
+		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
+			       INDIGO_A_POLICY_RATE_CAP, &big, 4), EINVAL);
+	bad += expect("u32 attribute too short",
+		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
+			       INDIGO_A_POLICY_RATE_MIN, &gen, 2), EINVAL);
+	bad += expect("read-only attribute",
+		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
+			       INDIGO_A_POLICY_GEN, &gen64, 8), EINVAL);
+	bad += expect("unknown attribute",
+		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
+			       INDIGO_A_MAX + 1, &gen, 4), EINVAL);
+	bad += expect("no attribute",
+		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY, 0, NULL, 0),
+		      EINVAL);
+	bad += expect("unknown command",
+		      one_attr(fd, fam, INDIGO_CMD_MAX + 1,
+			       INDIGO_A_POLICY_RATE_MIN, &gen, 4), EOPNOTSUPP);
+	return bad ? 1 : 0;
+}
+
+static int unpriv(int fd, int fam, uint32_t grp)
+{
+	uint8_t mode = INDIGO_MODE_DENY;
+	int bad = 0, err;
+
+	if (setgroups(0, NULL) || setgid(65534) || setuid(65534)) {
+		perror("nlfuzz: drop privileges");
+		return 1;
+	}
+	bad += expect("unprivileged set",
+		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
+			       INDIGO_A_POLICY_MODE, &mode, 1), EPERM);
+	bad += expect("unprivileged get",
+		      one_attr(fd, fam, INDIGO_CMD_GET_POLICY, 0, NULL, 0), 0);
+	err = setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &grp,
+			 sizeof(grp)) ? errno : 0;
+	bad += expect("unprivileged telemetry join", err, EPERM);
+	return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	uint32_t grp = 0;
+	int fd = sock_open();
+	int fam = family_id(fd, &grp);
+
+	if (fam < 0) {
+		fprintf(stderr, "nlfuzz: family %s not found\n", INDIGO_GENL_NAME);
+		return 1;
+	}
+	if (argc == 4 && !strcmp(argv[1], "fuzz"))
+		return fuzz(fd, fam, atol(argv[2]), (unsigned int)atol(argv[3]));
+	if (argc == 2 && !strcmp(argv[1], "invalid"))
+		return invalid(fd, fam);
+	if (argc == 2 && !strcmp(argv[1], "unpriv"))
+		return unpriv(fd, fam, grp);
+	fprintf(stderr, "usage: nlfuzz fuzz N SEED | invalid | unpriv\n");
+	return 2;
+}

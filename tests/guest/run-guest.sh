@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Boots an INDIGO test guest in QEMU (TCG: the hosts have no KVM) and judges it.
+#
+# Usage: run-guest.sh --kernel VMLINUZ --initrd CPIO.gz [--timeout SECONDS]
+#                     [--log FILE] [--mem-mb N] [--append "ARGS"] [--quiet]
+#
+#   --timeout SECONDS  kill the guest after this long (default 600)
+#   --log FILE         where the console goes (default: a new /tmp file)
+#   --mem-mb N         guest memory, split evenly over the two NUMA nodes
+#                      (default 2048)
+#   --append "ARGS"    extra kernel command line arguments
+#   --quiet            do not copy the console to stdout (the log still has it)
+#
+# The guest has 2 vCPUs and two NUMA nodes, node 1 CPU-less (how CXL or
+# disaggregated memory shows up in Linux). Build the initrd with
+# mkinitramfs.sh; its /test.sh prints "PASS <name>" or "FAIL <name>: <reason>"
+# per check and /init prints "INDIGO-GUEST-EXIT rc=<status>".
+#
+# The run fails if the guest timed out, never printed INDIGO-GUEST-EXIT,
+# exited non-zero, or the console shows a kernel problem (oops, BUG, WARNING,
+# panic, ...); each of those counts as one failed check, as does a run with
+# no checks at all, except that a non-zero exit is not counted again when the
+# test already printed FAIL lines. The last line is "<N> passed, <M> failed";
+# the exit status is 0 only when M is 0 and N is above 0.
+set -euo pipefail
+
+die() { printf 'run-guest.sh: %s\n' "$*" >&2; exit 2; }
+usage() { sed -n '4,12s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+
+kernel=
+initrd=
+timeout_s=600
+log=
+mem_mb=2048
+append=
+quiet=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--quiet) quiet=1; shift; continue ;;
+	--kernel | --initrd | --timeout | --log | --mem-mb | --append) [ $# -ge 2 ] || usage ;;
+	*) usage ;;
+	esac
+	case "$1" in
+	--kernel) kernel=$2 ;;
+	--initrd) initrd=$2 ;;
+	--timeout) timeout_s=$2 ;;
+	--log) log=$2 ;;
+	--mem-mb) mem_mb=$2 ;;
+	--append) append=$2 ;;
+	esac
+	shift 2
+done
+if [ -z "$kernel" ] || [ -z "$initrd" ]; then usage; fi
+[ -f "$kernel" ] || die "no such kernel: $kernel"
+[ -f "$initrd" ] || die "no such initrd: $initrd"
+[[ "$timeout_s" =~ ^[1-9][0-9]*$ ]] || die "--timeout wants whole seconds: $timeout_s"
+if ! [[ "$mem_mb" =~ ^[1-9][0-9]*$ ]] || [ "$mem_mb" -lt 256 ]; then
+	die "--mem-mb wants at least 256: $mem_mb"
+fi
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (install qemu-system-x86)"
+if [ -z "$log" ]; then
+	log=$(mktemp /tmp/indigo-guest.XXXXXX.log)
+else
+	mkdir -p "$(dirname "$log")"
+fi
+
+node0=$((mem_mb / 2))
+node1=$((mem_mb - node0))
+# loglevel=5 puts warnings and worse on the console without the boot chatter
+# (quiet would hide WARNING: lines); panic=-1 with -no-reboot makes a panic
+# end QEMU at once instead of waiting out the timeout.
+cmdline="console=ttyS0 loglevel=5 panic=-1 $append"
+qemu=(qemu-system-x86_64
+	-machine q35 -accel tcg -cpu max -smp 2 -m "${mem_mb}M"
+	-object "memory-backend-ram,id=m0,size=${node0}M"
+	-object "memory-backend-ram,id=m1,size=${node1}M"
+	-numa "node,nodeid=0,cpus=0-1,memdev=m0"
+	-numa "node,nodeid=1,memdev=m1"
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
+	# No default devices (VGA, NIC, ...): less to emulate, faster boot.
+	-nodefaults -nographic -serial stdio -no-reboot)
+
+echo "run-guest: $(basename "$kernel"), console log in $log"
+start=$(date +%s.%N)
+# The console goes to the log as it comes (minus the serial line's CRs and the
+# firmware's terminal escapes) and, unless --quiet, to stdout prefixed; sed -u
+# keeps it streaming.
+set +e
+timeout --kill-after=10 "$timeout_s" "${qemu[@]}" </dev/null 2>&1 |
+	sed -u -e 's/\r$//' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1b[A-Za-z]//g' | tee "$log" |
+	if [ "$quiet" = 1 ]; then cat >/dev/null; else sed -u 's/^/[guest] /'; fi
+qemu_rc=${PIPESTATUS[0]}
+set -e
+secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+
+# Anchored: a PASS/FAIL line is what the test printed at the start of a line.
+passed=$(grep -c '^PASS ' "$log" || true)
+failed=$(grep -c '^FAIL ' "$log" || true)
+reasons=()
+
+if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
+	reasons+=("guest timed out after ${timeout_s}s")
+elif ! grep -q '^INDIGO-GUEST-EXIT rc=' "$log"; then
+	reasons+=("guest never printed INDIGO-GUEST-EXIT (qemu exit status $qemu_rc)")
+else
+	guest_rc=$(sed -n 's/^INDIGO-GUEST-EXIT rc=\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+	if [ "$guest_rc" != 0 ] && [ "$failed" = 0 ]; then
+		reasons+=("test script exited with status $guest_rc")
+	fi
+fi
+
+# Only kernel lines count: they carry a printk timestamp "[ 12.345678]" (also
+# in /init's INDIGO-DMESG copies), so a daemon's own "WARNING:" on the console
+# (redis prints some) is not mistaken for a kernel warning.
+problem=$(grep -E '\[ *[0-9]+\.[0-9]{6}\]' "$log" |
+	grep -m 1 -E 'Oops|BUG:|WARNING:|Kernel panic|general protection fault|Call Trace|kernel BUG|UBSAN|KASAN|list_add corruption|refcount_t:' || true)
+if [ -n "$problem" ]; then
+	reasons+=("kernel problem on the console: $problem")
+fi
+
+if [ "$passed" = 0 ] && [ "$failed" = 0 ] && [ ${#reasons[@]} = 0 ]; then
+	reasons+=("the test printed no PASS or FAIL lines")
+fi
+
+failed=$((failed + ${#reasons[@]}))
+echo "run-guest: guest ran ${secs}s (log $log)"
+grep '^FAIL ' "$log" | sed 's/^/run-guest: /' || true
+for r in "${reasons[@]}"; do
+	echo "run-guest: FAIL $r"
+done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The module's integration tests: for each guest kernel (Debian 6.1 and
+# 6.12), build indigo.ko against its headers, pack it with the test programs
+# into an initramfs, boot it in QEMU with a CPU-less node 1, and run
+# kmod-checks.sh there.
+#
+# Usage: run-kmod-tests.sh [6.1|6.12]...
+# Env:   INDIGO_ONLY=section,section  run only those sections of the checks
+#        INDIGO_GUEST_LOGS=DIR        keep consoles there (default build/guest)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+logs=${INDIGO_GUEST_LOGS:-$top/build/guest}
+mkdir -p "$logs"
+
+kernels=("$@")
+[ ${#kernels[@]} -gt 0 ] || kernels=(6.1 6.12)
+
+bins=("$top/build/indigoctl" "$top/build/farmem" "$top/build/nlfuzz"
+	redis-server redis-cli redis-benchmark migratepages numactl)
+
+total_pass=0
+total_fail=0
+for k in "${kernels[@]}"; do
+	read -r release vmlinuz kdir < <("$here/kernels.sh" "$k")
+	echo "== guest $release"
+	ko=$("$here/build-ko.sh" "$kdir" "$top/build/ko/$release")
+	initrd=$logs/kmod-$release.cpio.gz
+	args=()
+	for b in "${bins[@]}"; do args+=(--bin "$b"); done
+	"$here/mkinitramfs.sh" "$initrd" --script "$here/kmod-checks.sh" \
+		--ko "$ko" "${args[@]}"
+	set +e
+	"$here/run-guest.sh" --kernel "$vmlinuz" --initrd "$initrd" \
+		--timeout 1200 --log "$logs/kmod-$release.log" \
+		${INDIGO_ONLY:+--append "INDIGO_ONLY=$INDIGO_ONLY"} | tee "$logs/kmod-$release.out"
+	set -e
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$logs/kmod-$release.out" | tail -n 1)
+	p=${line%% passed*}
+	f=${line#*passed, }
+	f=${f%% failed*}
+	total_pass=$((total_pass + ${p:-0}))
+	total_fail=$((total_fail + ${f:-1}))
+done
+echo "guest tests: $total_pass passed, $total_fail failed"
+[ "$total_fail" = 0 ]

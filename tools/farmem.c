@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * farmem: a workload with its memory on a far node, for tests, the demo and
+ * the benchmark.
+ *
+ * It maps --pages pages, first-touches them, moves them all to --far (with
+ * move_pages), then for --seconds keeps writing to the first --hot pages and,
+ * every --cold-ms, to the rest. NUMA balancing's hinting faults then ask to
+ * promote what is touched; indigo.ko's gate decides. At the end it prints
+ * where the pages are, as one line of key=value pairs:
+ *
+ *   farmem hot=64 hot_near=64 cold=192 cold_near=0 passes=123 ms=5000
+ *
+ * --bind-far keeps every page on the far node for the whole run (MPOL_BIND
+ * with MPOL_F_NUMA_BALANCING: still scanned, so still faulting, but never
+ * misplaced): a steady stream of far hinting faults, for the benchmark.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <numa.h>
+#include <numaif.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef MPOL_F_NUMA_BALANCING
+#define MPOL_F_NUMA_BALANCING (1 << 13)
+#endif
+
+struct opts {
+	long pages, hot, seconds, cold_ms;
+	int far, bind_far;
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "pages", required_argument, NULL, 'p' },
+		{ "hot", required_argument, NULL, 'h' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "cold-ms", required_argument, NULL, 'c' },
+		{ "far", required_argument, NULL, 'f' },
+		{ "bind-far", no_argument, NULL, 'b' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*o = (struct opts){ .pages = 256, .hot = 64, .seconds = 10,
+			    .cold_ms = 0, .far = 1 };
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 'p': o->pages = atol(optarg); break;
+		case 'h': o->hot = atol(optarg); break;
+		case 's': o->seconds = atol(optarg); break;
+		case 'c': o->cold_ms = atol(optarg); break;
+		case 'f': o->far = atoi(optarg); break;
+		case 'b': o->bind_far = 1; break;
+		default: return -1;
+		}
+	}
+	if (o->pages <= 0 || o->hot < 0 || o->hot > o->pages ||
+	    o->seconds < 0 || o->cold_ms < 0 || o->far < 0)
+		return -1;
+	return 0;
+}
+
+/* Moves all pages to @node, or (node < 0) queries where they are. */
+static int pages_move(char *buf, long n, long psz, int node, int *status)
+{
+	void **pages = calloc(n, sizeof(*pages));
+	int *nodes = node >= 0 ? calloc(n, sizeof(*nodes)) : NULL;
+	long i;
+	int rc;
+
+	if (!pages || (node >= 0 && !nodes)) {
+		free(pages);
+		free(nodes);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		pages[i] = buf + i * psz;
+		if (nodes)
+			nodes[i] = node;
+	}
+	rc = numa_move_pages(0, n, pages, nodes, status, MPOL_MF_MOVE);
+	free(pages);
+	free(nodes);
+	return rc < 0 ? -errno : 0;
+}
+
+static void touch(char *buf, long from, long to, long psz, long pass)
+{
+	long i;
+
+	for (i = from; i < to; i++)
+		((volatile char *)buf)[i * psz] = (char)pass;
+}
+
+int main(int argc, char **argv)
+{
+	long psz = sysconf(_SC_PAGESIZE), passes = 0, i, near_hot = 0,
+	     near_cold = 0;
+	double start, last_cold;
+	struct opts o;
+	int *status;
+	char *buf;
+
+	if (parse(argc, argv, &o)) {
+		fprintf(stderr, "usage: farmem [--pages N] [--hot N] [--seconds S] [--cold-ms MS] [--far NODE] [--bind-far]\n");
+		return 2;
+	}
+	if (numa_available() < 0 || o.far > numa_max_node()) {
+		fprintf(stderr, "farmem: no NUMA node %d\n", o.far);
+		return 1;
+	}
+	buf = mmap(NULL, o.pages * psz, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	status = calloc(o.pages, sizeof(*status));
+	if (buf == MAP_FAILED || !status) {
+		perror("farmem: mmap");
+		return 1;
+	}
+	/* THP would make the hot/cold split coarser than a page */
+	madvise(buf, o.pages * psz, MADV_NOHUGEPAGE);
+	if (o.bind_far) {
+		unsigned long mask = 1UL << o.far;
+
+		if (set_mempolicy(MPOL_BIND | MPOL_F_NUMA_BALANCING, &mask,
+				  sizeof(mask) * 8)) {
+			perror("farmem: set_mempolicy");
+			return 1;
+		}
+	}
+	touch(buf, 0, o.pages, psz, 0);
+	if (!o.bind_far && pages_move(buf, o.pages, psz, o.far, status)) {
+		perror("farmem: move_pages");
+		return 1;
+	}
+	pages_move(buf, o.pages, psz, -1, status);
+	for (i = 0; i < o.pages; i++)
+		if (status[i] != o.far)
+			break;
+	printf("farmem placed=%ld far=%d pid=%d\n", i, o.far, (int)getpid());
+	fflush(stdout);
+
+	start = now_ms();
+	last_cold = start;
+	while (now_ms() - start < o.seconds * 1e3) {
+		touch(buf, 0, o.hot, psz, ++passes);
+		if (o.cold_ms && now_ms() - last_cold >= o.cold_ms) {
+			touch(buf, o.hot, o.pages, psz, passes);
+			last_cold = now_ms();
+		}
+	}
+	pages_move(buf, o.pages, psz, -1, status);
+	for (i = 0; i < o.pages; i++) {
+		if (status[i] < 0 || status[i] == o.far)
+			continue;
+		if (i < o.hot)
+			near_hot++;
+		else
+			near_cold++;
+	}
+	printf("farmem hot=%ld hot_near=%ld cold=%ld cold_near=%ld passes=%ld ms=%.0f\n",
+	       o.hot, near_hot, o.pages - o.hot, near_cold, passes,
+	       now_ms() - start);
+	return 0;
+}
