@@ -4,6 +4,7 @@
  * libnl-genl-3. See modlink.h.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 
 struct modlink {
 	struct nl_sock *sk;
+	struct nl_sock *ev;	/* telemetry, once subscribed */
 	int family;
 	int error;		/* of the last request, from the kernel's ack */
 	char msg[256];		/* its extack message, or "" */
@@ -41,6 +43,23 @@ static struct nla_policy reply_policy[INDIGO_A_MAX + 1] = {
 	[INDIGO_A_MISSED] = { .type = NLA_U64 },
 	[INDIGO_A_CAND_DROPPED] = { .type = NLA_U64 },
 	[INDIGO_A_NODES] = { .type = NLA_NESTED },
+	[INDIGO_A_EPOCH_SEQ] = { .type = NLA_U64 },
+	[INDIGO_A_EPOCH_MS] = { .type = NLA_U32 },
+	[INDIGO_A_RATE_P50] = { .type = NLA_U32 },
+	[INDIGO_A_RATE_P90] = { .type = NLA_U32 },
+	[INDIGO_A_RATE_P99] = { .type = NLA_U32 },
+	[INDIGO_A_BURST_P50] = { .type = NLA_U32 },
+	[INDIGO_A_BURST_P90] = { .type = NLA_U32 },
+	[INDIGO_A_BURST_P99] = { .type = NLA_U32 },
+	[INDIGO_A_CANDS] = { .type = NLA_NESTED },
+};
+
+static struct nla_policy cand_policy[INDIGO_CAND_A_MAX + 1] = {
+	[INDIGO_CAND_A_PID] = { .type = NLA_U32 },
+	[INDIGO_CAND_A_ADDR] = { .type = NLA_U64 },
+	[INDIGO_CAND_A_NODE] = { .type = NLA_U32 },
+	[INDIGO_CAND_A_RATE] = { .type = NLA_U32 },
+	[INDIGO_CAND_A_BURST] = { .type = NLA_U32 },
 };
 
 static struct nla_policy node_policy[INDIGO_NODE_A_MAX + 1] = {
@@ -90,6 +109,8 @@ void modlink_close(struct modlink *l)
 {
 	if (!l)
 		return;
+	if (l->ev)
+		nl_socket_free(l->ev);
 	nl_socket_free(l->sk);
 	free(l);
 }
@@ -281,11 +302,26 @@ static int parse_node(struct nlattr *nest, struct modlink_node *n)
 	return 0;
 }
 
+static int parse_nodes(struct nlattr *list, struct modlink_node *node,
+		       u32 *nnodes)
+{
+	struct nlattr *a;
+	int rem;
+
+	*nnodes = 0;
+	nla_for_each_nested(a, list, rem) {
+		if (*nnodes == MODLINK_MAX_NODES)
+			break;
+		if (parse_node(a, &node[*nnodes]))
+			return -EBADMSG;
+		(*nnodes)++;
+	}
+	return 0;
+}
+
 static int parse_stats(struct nlattr **tb, void *out)
 {
 	struct modlink_stats *st = out;
-	struct nlattr *a;
-	int rem;
 
 	memset(st, 0, sizeof(*st));
 	if (!tb[INDIGO_A_TABLE_PAGES] || !tb[INDIGO_A_TABLE_CAPACITY] ||
@@ -299,14 +335,7 @@ static int parse_stats(struct nlattr **tb, void *out)
 		st->missed = nla_get_u64(tb[INDIGO_A_MISSED]);
 	if (tb[INDIGO_A_CAND_DROPPED])
 		st->cand_dropped = nla_get_u64(tb[INDIGO_A_CAND_DROPPED]);
-	nla_for_each_nested(a, tb[INDIGO_A_NODES], rem) {
-		if (st->nnodes == MODLINK_MAX_NODES)
-			break;
-		if (parse_node(a, &st->node[st->nnodes]))
-			return -EBADMSG;
-		st->nnodes++;
-	}
-	return 0;
+	return parse_nodes(tb[INDIGO_A_NODES], st->node, &st->nnodes);
 }
 
 int modlink_get_stats(struct modlink *l, struct modlink_stats *st)
@@ -390,4 +419,153 @@ int modlink_policy_parse(struct modlink_policy_req *req, const char *kv)
 	}
 	req->set |= 1U << policy_keys[i].attr;
 	return 0;
+}
+
+int modlink_subscribe(struct modlink *l)
+{
+	int grp, err;
+
+	if (l->ev)
+		return 0;
+	grp = genl_ctrl_resolve_grp(l->sk, INDIGO_GENL_NAME, INDIGO_GENL_MCGRP);
+	if (grp < 0)
+		return -ENOENT;
+	l->ev = nl_socket_alloc();
+	if (!l->ev)
+		return -ENOMEM;
+	/* events are not answers to requests: no sequence numbers to check */
+	nl_socket_disable_seq_check(l->ev);
+	err = genl_connect(l->ev);
+	if (!err)
+		err = nl_socket_add_membership(l->ev, grp);
+	if (err) {
+		nl_socket_free(l->ev);
+		l->ev = NULL;
+		return err == -NLE_PERM ? -EPERM : -ENOTCONN;
+	}
+	nl_socket_set_nonblocking(l->ev);
+	return 0;
+}
+
+static u32 get_u32_or0(struct nlattr *a)
+{
+	return a ? nla_get_u32(a) : 0;
+}
+
+static int dispatch_epoch(struct nlattr **tb, const struct modlink_events *ev)
+{
+	struct modlink_epoch *e;
+	int err;
+
+	if (!tb[INDIGO_A_EPOCH_SEQ] || !tb[INDIGO_A_NODES])
+		return -EBADMSG;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->seq = nla_get_u64(tb[INDIGO_A_EPOCH_SEQ]);
+	e->ms = get_u32_or0(tb[INDIGO_A_EPOCH_MS]);
+	e->rate_p50 = get_u32_or0(tb[INDIGO_A_RATE_P50]);
+	e->rate_p90 = get_u32_or0(tb[INDIGO_A_RATE_P90]);
+	e->rate_p99 = get_u32_or0(tb[INDIGO_A_RATE_P99]);
+	e->burst_p50 = get_u32_or0(tb[INDIGO_A_BURST_P50]);
+	e->burst_p90 = get_u32_or0(tb[INDIGO_A_BURST_P90]);
+	e->burst_p99 = get_u32_or0(tb[INDIGO_A_BURST_P99]);
+	err = parse_nodes(tb[INDIGO_A_NODES], e->node, &e->nnodes);
+	if (!err && ev->epoch)
+		ev->epoch(e, ev->arg);
+	free(e);
+	return err;
+}
+
+static int dispatch_cands(struct nlattr **tb, const struct modlink_events *ev)
+{
+	struct nlattr *ct[INDIGO_CAND_A_MAX + 1], *a;
+	struct modlink_cand *c;
+	u32 n = 0;
+	int rem;
+
+	if (!tb[INDIGO_A_EPOCH_SEQ] || !tb[INDIGO_A_CANDS])
+		return -EBADMSG;
+	c = calloc(MODLINK_MAX_CANDS, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	nla_for_each_nested(a, tb[INDIGO_A_CANDS], rem) {
+		if (n == MODLINK_MAX_CANDS)
+			break;
+		if (nla_parse_nested(ct, INDIGO_CAND_A_MAX, a, cand_policy) ||
+		    !ct[INDIGO_CAND_A_PID] || !ct[INDIGO_CAND_A_ADDR]) {
+			free(c);
+			return -EBADMSG;
+		}
+		c[n].pid = nla_get_u32(ct[INDIGO_CAND_A_PID]);
+		c[n].addr = nla_get_u64(ct[INDIGO_CAND_A_ADDR]);
+		c[n].node = get_u32_or0(ct[INDIGO_CAND_A_NODE]);
+		c[n].rate = get_u32_or0(ct[INDIGO_CAND_A_RATE]);
+		c[n].burst_ms = get_u32_or0(ct[INDIGO_CAND_A_BURST]);
+		n++;
+	}
+	if (ev->cands)
+		ev->cands(nla_get_u64(tb[INDIGO_A_EPOCH_SEQ]), c, n, ev->arg);
+	free(c);
+	return 0;
+}
+
+struct event_ctx {
+	const struct modlink_events *ev;
+	int handled;
+	int err;
+};
+
+static int on_event(struct nl_msg *msg, void *arg)
+{
+	struct event_ctx *ec = arg;
+	struct nlmsghdr *h = nlmsg_hdr(msg);
+	struct genlmsghdr *g = nlmsg_data(h);
+	struct nlattr *tb[INDIGO_A_MAX + 1];
+	int err;
+
+	if (genlmsg_parse(h, 0, tb, INDIGO_A_MAX, reply_policy)) {
+		ec->err = -EBADMSG;
+		return NL_OK;
+	}
+	if (g->cmd == INDIGO_CMD_EPOCH)
+		err = dispatch_epoch(tb, ec->ev);
+	else if (g->cmd == INDIGO_CMD_CANDIDATES)
+		err = dispatch_cands(tb, ec->ev);
+	else
+		return NL_OK;	/* a newer module's message: skip it */
+	if (err)
+		ec->err = err;
+	else
+		ec->handled++;
+	return NL_OK;
+}
+
+int modlink_poll(struct modlink *l, const struct modlink_events *ev,
+		 int timeout_ms)
+{
+	struct event_ctx ec = { .ev = ev };
+	struct pollfd pfd;
+	struct nl_cb *cb;
+	int err;
+
+	if (!l->ev)
+		return -ENOTCONN;
+	pfd.fd = nl_socket_get_fd(l->ev);
+	pfd.events = POLLIN;
+	err = poll(&pfd, 1, timeout_ms);
+	if (err <= 0)
+		return err < 0 ? -errno : 0;
+	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!cb)
+		return -ENOMEM;
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_event, &ec);
+	err = nl_recvmsgs(l->ev, cb);
+	nl_cb_put(cb);
+	/* libnl reports a receive-buffer overrun (ENOBUFS) as NLE_NOMEM */
+	if (err == -NLE_NOMEM)
+		return -ENOBUFS;
+	if (err < 0 && err != -NLE_AGAIN)
+		return -EIO;
+	return ec.err ? ec.err : ec.handled;
 }

@@ -44,6 +44,40 @@ int modlink_set_policy(struct modlink *l, const struct modlink_policy_req *req,
 int modlink_get_stats(struct modlink *l, struct modlink_stats *st);
 const char *modlink_error(const struct modlink *l);
 
+/* One epoch's telemetry summary: counters of the epoch only. */
+struct modlink_epoch {
+	u64 seq;
+	u32 ms;
+	u32 rate_p50, rate_p90, rate_p99;	/* mHz */
+	u32 burst_p50, burst_p90, burst_p99;	/* ms */
+	u32 nnodes;
+	struct modlink_node node[MODLINK_MAX_NODES];
+};
+
+struct modlink_cand {
+	u64 addr;
+	u32 pid, node, rate, burst_ms;
+};
+
+#define MODLINK_MAX_CANDS 256
+
+struct modlink_events {
+	void (*epoch)(const struct modlink_epoch *e, void *arg);
+	void (*cands)(u64 seq, const struct modlink_cand *c, u32 n, void *arg);
+	void *arg;
+};
+
+/* Joins the telemetry group (needs CAP_NET_ADMIN). */
+int modlink_subscribe(struct modlink *l);
+/*
+ * Waits up to @timeout_ms for telemetry and hands each message to @ev.
+ * Returns the number of messages handled, 0 on timeout, or a negative
+ * errno; -ENOBUFS means the socket overran and events were lost: the caller
+ * counts it and carries on.
+ */
+int modlink_poll(struct modlink *l, const struct modlink_events *ev,
+		 int timeout_ms);
+
 /* Parses "key=value" into @req (keys as in debugfs policy); -EINVAL if bad. */
 int modlink_policy_parse(struct modlink_policy_req *req, const char *kv);
 

@@ -13,7 +13,7 @@ cache=${INDIGO_CACHE:-/var/cache/indigo}
 log() { printf 'setup: %s\n' "$*"; }
 
 pkgs=(
-	build-essential pkg-config bc flex bison libelf-dev
+	build-essential pkg-config bc flex bison libelf-dev dwarves
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	qemu-system-x86 busybox-static cpio gzip kmod
 	check libnl-3-dev libnl-genl-3-dev libnuma-dev numactl

@@ -126,6 +126,18 @@ if want gate; then
 	cat $D/stats
 fi
 
+if want telemetry; then
+	farmem --pages 256 --hot 64 --seconds 8 >/dev/null &
+	fpid=$!
+	timeout 60 indigoctl watch 3 >/tmp/watch.txt
+	wait $fpid
+	head -n 4 /tmp/watch.txt
+	grep -q '^epoch [0-9]* ms 1000 ' /tmp/watch.txt && grep -q '^  node 1 faults [1-9]' /tmp/watch.txt &&
+		pass telemetry-epochs || fail telemetry-epochs "no epoch summary with far faults"
+	grep -q "^cand epoch [0-9]* pid $fpid addr 0x[0-9a-f]* node 1 " /tmp/watch.txt &&
+		pass telemetry-candidates || fail telemetry-candidates "no candidate from pid $fpid"
+fi
+
 if want netlink; then
 	gen=$(kv $D/policy generation)
 	nlfuzz unpriv && pass unprivileged-refused || fail unprivileged-refused "see above"
