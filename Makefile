@@ -98,13 +98,15 @@ install: module $(B)/indigoctl
 	install -D -m 0755 $(B)/indigoctl $(DESTDIR)/usr/local/sbin/indigoctl
 
 # DKMS: the module rebuilds itself when the kernel is updated.
+# DKMS_KERNEL picks the kernel to build for now (default: the running one).
+DKMS_KERNEL ?= $(shell uname -r)
 install-dkms:
 	rm -rf /usr/src/indigo-$(VERSION)
 	mkdir -p /usr/src/indigo-$(VERSION)
 	cp -r Kbuild dkms.conf kmod include /usr/src/indigo-$(VERSION)/
 	dkms add -m indigo -v $(VERSION) || true
-	dkms build -m indigo -v $(VERSION)
-	dkms install -m indigo -v $(VERSION)
+	dkms build -m indigo -v $(VERSION) -k $(DKMS_KERNEL)
+	dkms install -m indigo -v $(VERSION) -k $(DKMS_KERNEL)
 
 uninstall:
 	-dkms remove -m indigo -v $(VERSION) --all

@@ -433,8 +433,6 @@ int modlink_subscribe(struct modlink *l)
 	l->ev = nl_socket_alloc();
 	if (!l->ev)
 		return -ENOMEM;
-	/* events are not answers to requests: no sequence numbers to check */
-	nl_socket_disable_seq_check(l->ev);
 	err = genl_connect(l->ev);
 	if (!err)
 		err = nl_socket_add_membership(l->ev, grp);
@@ -541,6 +539,13 @@ static int on_event(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+static int no_seq_check(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
 int modlink_poll(struct modlink *l, const struct modlink_events *ev,
 		 int timeout_ms)
 {
@@ -560,6 +565,8 @@ int modlink_poll(struct modlink *l, const struct modlink_events *ev,
 	if (!cb)
 		return -ENOMEM;
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_event, &ec);
+	/* events are not answers to requests: no sequence numbers to check */
+	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, no_seq_check, NULL);
 	err = nl_recvmsgs(l->ev, cb);
 	nl_cb_put(cb);
 	/* libnl reports a receive-buffer overrun (ENOBUFS) as NLE_NOMEM */

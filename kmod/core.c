@@ -80,8 +80,10 @@ bool indigo_bucket_take(struct indigo_bucket *b, u32 rate_cap, u64 now_ns)
 
 	if (!rate_cap)
 		return true;
-	if (!b->last_ns) {
+	if (!b->primed) {
 		b->tokens = depth;
+		b->last_ns = now_ns;
+		b->primed = true;
 	} else if (now_ns > b->last_ns) {
 		elapsed = now_ns - b->last_ns;
 		/* avoid overflow: a full bucket is reached within 1.1 s */

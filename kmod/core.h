@@ -63,6 +63,7 @@ u32 indigo_burst_ms(const struct indigo_page *pg, u64 now_ns);
 struct indigo_bucket {
 	u64 tokens;
 	u64 last_ns;
+	bool primed;		/* false: full at the first take */
 };
 
 /* Takes one promotion's token; false when the cap is reached. */

@@ -124,6 +124,23 @@ if want gate; then
 		pass gate-respects-threshold || fail gate-respects-threshold "allowed below rate_min"
 	tail -n 3 $D/decisions
 	cat $D/stats
+
+	# the watermark: no node has 100 GiB free, so nothing may move
+	indigoctl policy set rate_min_mhz=0 burst_min_ms=0 free_min_kib=104857600 >/dev/null
+	v0=$(node_stat 1 veto_lowmem)
+	res=$(SECS=4 farmem_run)
+	[ "$(field "$res" hot_near)" = 0 ] && [ "$(node_stat 1 veto_lowmem)" -gt "$v0" ] &&
+		pass gate-low-watermark || fail gate-low-watermark "$res; $(node_stat 1 veto_lowmem) lowmem vetoes"
+
+	# the cap: 2 promotions/s over a 4 s run (plus the bucket's depth of 1)
+	indigoctl policy set free_min_kib=0 rate_cap_pps=2 >/dev/null
+	v0=$(node_stat 1 veto_ratecap)
+	res=$(SECS=4 farmem_run)
+	echo "rate cap 2/s: $res"
+	[ "$(field "$res" hot_near)" -le 11 ] && [ "$(field "$res" hot_near)" -ge 1 ] &&
+		[ "$(node_stat 1 veto_ratecap)" -gt "$v0" ] && pass gate-rate-cap ||
+		fail gate-rate-cap "$res; $(node_stat 1 veto_ratecap) cap vetoes"
+	indigoctl policy set rate_cap_pps=0 >/dev/null
 fi
 
 if want telemetry; then

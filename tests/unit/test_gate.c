@@ -74,7 +74,7 @@ START_TEST(observe_mode)
 		{ INDIGO_RATE_MAX, 0xffffffffU, ~0ULL },
 	};
 	struct indigo_policy p = gate_pol(1);
-	struct indigo_bucket b = { 0, 0 };
+	struct indigo_bucket b = { 0 };
 	unsigned int i;
 	int n;
 
@@ -84,8 +84,6 @@ START_TEST(observe_mode)
 		for (i = 0; i < sizeof(in) / sizeof(in[0]); i++)
 			ck_assert_int_eq(indigo_gate(&p, &in[i], &b, 1 * SEC),
 					 INDIGO_REASON_OBSERVE);
-	ck_assert_uint_eq(b.tokens, 0);
-	ck_assert_uint_eq(b.last_ns, 0);
 	/* cap 1: a bucket of one; the first gated page still gets it */
 	p.mode = INDIGO_MODE_GATE;
 	ck_assert_int_eq(indigo_gate(&p, &hot, &b, 1 * SEC), INDIGO_REASON_PASS);
@@ -98,7 +96,7 @@ START_TEST(deny_mode)
 {
 	struct indigo_policy p = gate_pol(1);
 	struct indigo_gate_in cold = { 0, 0, 0 };
-	struct indigo_bucket b = { 0, 0 };
+	struct indigo_bucket b = { 0 };
 	int n;
 
 	p.mode = INDIGO_MODE_DENY;
@@ -108,9 +106,10 @@ START_TEST(deny_mode)
 		ck_assert_int_eq(indigo_gate(&p, &cold, &b, 1 * SEC),
 				 INDIGO_REASON_DENY);
 	}
-	ck_assert_uint_eq(b.last_ns, 0);
 	p.mode = INDIGO_MODE_GATE;
 	ck_assert_int_eq(indigo_gate(&p, &hot, &b, 1 * SEC), INDIGO_REASON_PASS);
+	ck_assert_int_eq(indigo_gate(&p, &hot, &b, 1 * SEC),
+			 INDIGO_REASON_RATECAP);
 }
 END_TEST
 
@@ -118,7 +117,7 @@ END_TEST
 START_TEST(gate_order)
 {
 	struct indigo_policy p = gate_pol(1);
-	struct indigo_bucket b = { 0, 0 };
+	struct indigo_bucket b = { 0 };
 	struct indigo_gate_in in = { 0, 0, 0 };
 
 	ck_assert_int_eq(indigo_gate(&p, &in, &b, 1 * SEC), INDIGO_REASON_RATE);
@@ -145,7 +144,7 @@ END_TEST
 START_TEST(thresholds_inclusive)
 {
 	struct indigo_policy p = gate_pol(0);
-	struct indigo_bucket b = { 0, 0 };
+	struct indigo_bucket b = { 0 };
 	struct indigo_gate_in in = { 1000, 500, 1024 };
 
 	ck_assert_int_eq(indigo_gate(&p, &in, &b, 1 * SEC), INDIGO_REASON_PASS);
@@ -165,7 +164,7 @@ END_TEST
 START_TEST(thresholds_zero_and_max)
 {
 	struct indigo_policy p = gate_pol(0);
-	struct indigo_bucket b = { 0, 0 };
+	struct indigo_bucket b = { 0 };
 	struct indigo_gate_in none = { 0, 0, 0 };
 	struct indigo_gate_in top = { INDIGO_RATE_MAX, 0xffffffffU, ~0ULL };
 
@@ -201,7 +200,7 @@ END_TEST
 START_TEST(veto_spends_no_token)
 {
 	struct indigo_policy p = gate_pol(10);	/* bucket of 10 / 10 + 1 = 2 */
-	struct indigo_bucket b = { 0, 0 };
+	struct indigo_bucket b = { 0 };
 	struct indigo_gate_in slow = hot, brief = hot, tight = hot;
 	int i;
 
@@ -228,7 +227,7 @@ START_TEST(cap_same_instant)
 
 	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
 		struct indigo_policy p = gate_pol(caps[i]);
-		struct indigo_bucket b = { 0, 0 };
+		struct indigo_bucket b = { 0 };
 		int depth = caps[i] / 10 + 1;
 
 		ck_assert_int_eq(passes(&p, &hot, &b, 7 * SEC, 2 * depth + 10),
@@ -244,7 +243,7 @@ END_TEST
 START_TEST(cap_at_time_zero)
 {
 	struct indigo_policy p = gate_pol(100);
-	struct indigo_bucket b = { 0, 0 };
+	struct indigo_bucket b = { 0 };
 
 	ck_assert_int_eq(passes(&p, &hot, &b, 0, 100), 11);
 	/* 1 ms later: 0.1 token earned, not a fresh bucket */
@@ -256,7 +255,7 @@ END_TEST
 START_TEST(cap_refills_over_a_second)
 {
 	struct indigo_policy p = gate_pol(100);
-	struct indigo_bucket b = { 0, 0 };
+	struct indigo_bucket b = { 0 };
 	u64 t;
 	int n = 0;
 
@@ -275,7 +274,7 @@ END_TEST
 START_TEST(cap_refill_clipped_to_depth)
 {
 	struct indigo_policy p = gate_pol(100);
-	struct indigo_bucket b = { 0, 0 };
+	struct indigo_bucket b = { 0 };
 
 	ck_assert_int_eq(passes(&p, &hot, &b, 1 * SEC, 50), 11);
 	/* 50 tokens earned in 0.5 s, but the bucket holds 11 */
@@ -296,7 +295,7 @@ END_TEST
 static void cap_run(u32 cap, int per_tick, int want)
 {
 	struct indigo_policy p = gate_pol(cap);
-	struct indigo_bucket b = { 0, 0 };
+	struct indigo_bucket b = { 0 };
 	static int per_ms[10001];
 	int total = 0, window = 0;
 	int t;
@@ -334,19 +333,20 @@ END_TEST
 START_TEST(cap_zero_unlimited)
 {
 	struct indigo_policy p = gate_pol(0);
-	struct indigo_bucket b = { 0, 0 };
+	struct indigo_bucket b = { 0 };
 
 	ck_assert_int_eq(passes(&p, &hot, &b, 1 * SEC, 100000), 100000);
 	ck_assert_int_eq(passes(&p, &hot, &b, 0, 1000), 1000);
-	ck_assert_uint_eq(b.tokens, 0);
-	ck_assert_uint_eq(b.last_ns, 0);
+	/* and leaves the bucket alone: a cap set now starts full */
+	p.rate_cap = 100;
+	ck_assert_int_eq(passes(&p, &hot, &b, 1 * SEC, 100), 11);
 }
 END_TEST
 
 START_TEST(cap_clock_backwards)
 {
 	struct indigo_policy p = gate_pol(100);
-	struct indigo_bucket b = { 0, 0 };
+	struct indigo_bucket b = { 0 };
 
 	ck_assert_int_eq(passes(&p, &hot, &b, 10 * SEC, 50), 11);
 	/* earlier times earn nothing, and do not move the clock back */
@@ -354,7 +354,6 @@ START_TEST(cap_clock_backwards)
 	ck_assert_int_eq(passes(&p, &hot, &b, 1, 50), 0);
 	ck_assert_int_eq(passes(&p, &hot, &b, 10 * SEC - 1, 50), 0);
 	ck_assert_int_eq(passes(&p, &hot, &b, 10 * SEC, 50), 0);
-	ck_assert_uint_eq(b.last_ns, 10 * SEC);
 	/* 10 ms after the newest time seen: exactly one token */
 	ck_assert_int_eq(passes(&p, &hot, &b, 10 * SEC + 10 * MS, 50), 1);
 }
@@ -363,7 +362,7 @@ END_TEST
 START_TEST(cap_backwards_keeps_tokens)
 {
 	struct indigo_policy p = gate_pol(100);
-	struct indigo_bucket b = { 0, 0 };
+	struct indigo_bucket b = { 0 };
 
 	ck_assert_int_eq(passes(&p, &hot, &b, 10 * SEC, 5), 5);
 	/* a late caller with an older time still gets what is left */
@@ -374,7 +373,7 @@ END_TEST
 START_TEST(cap_huge_no_overflow)
 {
 	const u64 depth = (0xffffffffULL / 10 + 1) * SEC;
-	struct indigo_bucket b = { 0, 0 };
+	struct indigo_bucket b = { 0 };
 
 	ck_assert(indigo_bucket_take(&b, 0xffffffffU, 1 * SEC));
 	ck_assert_uint_eq(b.tokens, depth - SEC);
@@ -386,18 +385,16 @@ START_TEST(cap_huge_no_overflow)
 	b.tokens = 0;
 	ck_assert(indigo_bucket_take(&b, 0xffffffffU, 3 * SEC + 100 * SEC));
 	ck_assert_uint_eq(b.tokens, depth - SEC);
-	ck_assert_uint_eq(b.last_ns, 103 * SEC);
 }
 END_TEST
 
 START_TEST(bucket_take_accounting)
 {
-	struct indigo_bucket b = { 0, 0 };
+	struct indigo_bucket b = { 0 };
 
 	/* cap 10: 2 pages deep, 1e9 units per page, 10 units per ns */
 	ck_assert(indigo_bucket_take(&b, 10, 1 * SEC));
 	ck_assert_uint_eq(b.tokens, 1 * SEC);
-	ck_assert_uint_eq(b.last_ns, 1 * SEC);
 	ck_assert(indigo_bucket_take(&b, 10, 1 * SEC));
 	ck_assert_uint_eq(b.tokens, 0);
 	ck_assert(!indigo_bucket_take(&b, 10, 1 * SEC + 99 * MS));
@@ -467,6 +464,8 @@ static Suite *gate_suite(void)
 	tcase_add_test(gate, veto_spends_no_token);
 	suite_add_tcase(s, gate);
 
+	/* tens of thousands of calls: room for valgrind */
+	tcase_set_timeout(cap, 60);
 	tcase_add_test(cap, cap_same_instant);
 	tcase_add_test(cap, cap_at_time_zero);
 	tcase_add_test(cap, cap_refills_over_a_second);
