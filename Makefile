@@ -57,10 +57,10 @@ $(B) $(B)/unit $(B)/unit-san:
 
 # Unit tests: the kernel's pure core compiled unchanged, under Check; once
 # plain and once with ASan/UBSan. Valgrind runs over the plain build.
-$(B)/unit/%: tests/unit/%.c $(CORE_SRC) kmod/core.h | $(B)/unit
+$(B)/unit/%: tests/unit/%.c tests/unit/unit.h $(CORE_SRC) kmod/core.h | $(B)/unit
 	$(CC) $(CPPFLAGS_U) -O1 -g $(WARN) $(CHECK_CFLAGS) $< $(CORE_SRC) $(CHECK_LIBS) -o $@
 
-$(B)/unit-san/%: tests/unit/%.c $(CORE_SRC) kmod/core.h | $(B)/unit-san
+$(B)/unit-san/%: tests/unit/%.c tests/unit/unit.h $(CORE_SRC) kmod/core.h | $(B)/unit-san
 	$(CC) $(CPPFLAGS_U) -O1 -g $(WARN) -fsanitize=address,undefined \
 		-fno-sanitize-recover=all $(CHECK_CFLAGS) $< $(CORE_SRC) $(CHECK_LIBS) -o $@
 

@@ -43,5 +43,5 @@ for k in "${kernels[@]}"; do
 	total_pass=$((total_pass + ${p:-0}))
 	total_fail=$((total_fail + ${f:-1}))
 done
-echo "guest tests: $total_pass passed, $total_fail failed"
+echo "guest: $total_pass passed, $total_fail failed"
 [ "$total_fail" = 0 ]

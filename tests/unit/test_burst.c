@@ -3,10 +3,7 @@
  * Unit tests: access rate of one observation and burst segmentation
  * (indigo_rate_mhz, indigo_burst_observe, indigo_burst_ms).
  */
-#include <check.h>
-#include <stdlib.h>
-
-#include "core.h"
+#include "unit.h"
 
 #define MS	1000000ULL		/* ns */
 #define SEC	1000000000ULL		/* ns */
@@ -173,7 +170,7 @@ START_TEST(tolerance_edges)
 	struct indigo_policy p = pol();
 	unsigned int i;
 
-	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		struct indigo_page pg = { .key = 1 };
 
 		observe(&pg, &p, 1 * SEC, 1000);
@@ -432,11 +429,5 @@ static Suite *burst_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(burst_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(burst_suite());
 }

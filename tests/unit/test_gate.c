@@ -4,11 +4,7 @@
  * (indigo_gate, indigo_allows, indigo_bucket_take, indigo_mode_*,
  * indigo_reason_name, indigo_policy_default).
  */
-#include <check.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "core.h"
+#include "unit.h"
 
 #define MS	1000000ULL		/* ns */
 #define SEC	1000000000ULL		/* ns */
@@ -81,7 +77,7 @@ START_TEST(observe_mode)
 	p.mode = INDIGO_MODE_OBSERVE;
 	/* whatever the page, passed through, and no token taken */
 	for (n = 0; n < 100; n++)
-		for (i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(in); i++)
 			ck_assert_int_eq(indigo_gate(&p, &in[i], &b, 1 * SEC),
 					 INDIGO_REASON_OBSERVE);
 	/* cap 1: a bucket of one; the first gated page still gets it */
@@ -225,7 +221,7 @@ START_TEST(cap_same_instant)
 	static const u32 caps[] = { 1, 9, 10, 11, 100, 999, 1000, 12345 };
 	unsigned int i;
 
-	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(caps); i++) {
 		struct indigo_policy p = gate_pol(caps[i]);
 		struct indigo_bucket b = { 0 };
 		int depth = caps[i] / 10 + 1;
@@ -438,7 +434,7 @@ START_TEST(reason_names)
 	};
 	int r;
 
-	ck_assert_int_eq(sizeof(want) / sizeof(want[0]), __INDIGO_REASON_MAX);
+	ck_assert_int_eq(ARRAY_SIZE(want), __INDIGO_REASON_MAX);
 	for (r = 0; r <= INDIGO_REASON_MAX; r++)
 		ck_assert_str_eq(indigo_reason_name(r), want[r]);
 	ck_assert_str_eq(indigo_reason_name(-1), "unknown");
@@ -487,11 +483,5 @@ static Suite *gate_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(gate_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(gate_suite());
 }

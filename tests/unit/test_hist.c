@@ -3,11 +3,7 @@
  * Unit tests: log2 histograms and their quantiles (indigo_hist_add,
  * indigo_hist_quantile, indigo_hist_merge).
  */
-#include <check.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "core.h"
+#include "unit.h"
 
 static void add_n(struct indigo_hist *h, u32 v, int n)
 {
@@ -243,11 +239,5 @@ static Suite *hist_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(hist_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(hist_suite());
 }

@@ -4,10 +4,7 @@
  * indigo_marks_find). Marks are filed per (address space, 1 GiB region)
  * bucket, a ring of the newest INDIGO_MARK_WAYS.
  */
-#include <check.h>
-#include <stdlib.h>
-
-#include "core.h"
+#include "unit.h"
 
 #define KiB	1024ULL
 #define MiB	(1024 * KiB)
@@ -350,11 +347,5 @@ static Suite *marks_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(marks_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(marks_suite());
 }

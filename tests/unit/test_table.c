@@ -5,12 +5,8 @@
  * linear probing of table.c: pfn's window is the INDIGO_TABLE_PROBE slots
  * from indigo_table_hash(pfn) & (size - 1) on.
  */
-#include <check.h>
+#include "unit.h"
 #include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "core.h"
 
 #define GUARD	16			/* slots of poison on either side */
 
@@ -92,7 +88,7 @@ START_TEST(size_rounds_down)
 	};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(c); i++)
 		ck_assert_msg(indigo_table_size(c[i].want) == c[i].size,
 			      "size(%u) = %u, want %u", c[i].want,
 			      indigo_table_size(c[i].want), c[i].size);
@@ -445,7 +441,8 @@ START_TEST(random_workload)
 		W_CHECK(f.t.used <= W_SIZE);
 		owner[s] = idx + 1;
 		present[idx] = true;
-		pg->last_ns = last[idx] = ++clock;
+		last[idx] = ++clock;
+		pg->last_ns = clock;
 		pg->node = idx % 4;
 
 		/* the PROBE - 1 most recently used pages cannot be evicted */
@@ -515,11 +512,5 @@ static Suite *table_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(table_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(table_suite());
 }
