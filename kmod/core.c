@@ -164,15 +164,10 @@ int indigo_mode_parse(const char *name)
 	return -1;
 }
 
+/* on the fault path: one instruction where the CPU has it */
 static unsigned int fls32(u32 v)
 {
-	unsigned int n = 0;
-
-	while (v) {
-		n++;
-		v >>= 1;
-	}
-	return n;
+	return v ? 32 - __builtin_clz(v) : 0;
 }
 
 void indigo_hist_add(struct indigo_hist *h, u32 v)

@@ -21,6 +21,7 @@
 
 #include <linux/kprobes.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/mmzone.h>
 #include <linux/sched.h>
 #include <linux/vmstat.h>
@@ -34,6 +35,10 @@ struct fault_ctx {
 	unsigned long addr;
 	int nid;
 };
+
+static char *hook;
+module_param(hook, charp, 0444);
+MODULE_PARM_DESC(hook, "Hinting-fault hook point (default: the first of numa_migrate_check, numa_migrate_prep that exists)");
 
 static const struct indigo_hook_site *site;
 
@@ -195,6 +200,8 @@ int indigo_hook_init(void)
 	fault_probe.maxactive = max_t(int, 16, 2 * num_possible_cpus());
 	for (i = 0; i < ARRAY_SIZE(indigo_hook_sites); i++) {
 		site = &indigo_hook_sites[i];
+		if (hook && *hook && strcmp(hook, site->symbol))
+			continue;
 		fault_probe.kp.symbol_name = site->symbol;
 		fault_probe.kp.addr = NULL;
 		fault_probe.kp.flags = 0;
@@ -204,15 +211,23 @@ int indigo_hook_init(void)
 			return 0;
 		}
 		len += scnprintf(tried + len, sizeof(tried) - len, "%s%s (%d)",
-				 i ? ", " : "", site->symbol, err);
+				 len ? ", " : "", site->symbol, err);
 	}
 	site = NULL;
+	if (!len) {
+		pr_err("hook=%s is not a known hook point (numa_migrate_check, numa_migrate_prep)\n",
+		       hook);
+		err = -EINVAL;
+		goto out;
+	}
 	pr_err("kernel %s: no usable hinting-fault hook point; tried %s\n",
 	       init_utsname()->release, tried);
+	err = -ENOENT;
+out:
 	if (indigo.have_marks)
 		unregister_kprobe(&mark_probe);
 	indigo.have_marks = false;
-	return -ENOENT;
+	return err;
 }
 
 void indigo_hook_exit(void)

@@ -17,6 +17,7 @@ pkgs=(
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	qemu-system-x86 busybox-static cpio gzip kmod
 	check libnl-3-dev libnl-genl-3-dev libnuma-dev numactl
+	libinih-dev libjson-c-dev libsystemd-dev
 	redis-server redis-tools stress-ng dkms
 )
 

@@ -45,7 +45,14 @@ numa_fast
 
 # Parameters that must refuse the load, each with a message saying why.
 if want params; then
-	for bad in "far_nodes=abc:not a node list" "far_nodes=7:node 7 has no memory" \
+	# the hook point this kernel lacks: loading on it must fail, naming it
+	case "$(uname -r)" in
+	6.1.*) absent=numa_migrate_check ;;
+	*) absent=numa_migrate_prep ;;
+	esac
+	for bad in "hook=bogus:hook=bogus is not a known hook point" \
+		"hook=$absent:kernel $(uname -r): no usable hinting-fault hook point; tried $absent" \
+		"far_nodes=abc:not a node list" "far_nodes=7:node 7 has no memory" \
 		"far_nodes=,:names no node" "max_pages=1:max_pages=1 out of range" \
 		"epoch_ms=0:epoch_ms=0 out of range"; do
 		arg=${bad%%:*}

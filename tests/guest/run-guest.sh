@@ -10,6 +10,10 @@
 #                      (default 2048)
 #   --append "ARGS"    extra kernel command line arguments
 #   --quiet            do not copy the console to stdout (the log still has it)
+#   --icount SHIFT     deterministic time: the guest clock advances 2^SHIFT ns
+#                      per instruction (QEMU -icount, single-threaded TCG), so
+#                      timings measure instructions, not the host's noise;
+#                      one vCPU (secondary CPUs do not come up under icount)
 #
 # The guest has 2 vCPUs and two NUMA nodes, node 1 CPU-less (how CXL or
 # disaggregated memory shows up in Linux). Build the initrd with
@@ -33,11 +37,12 @@ timeout_s=600
 log=
 mem_mb=2048
 append=
+icount=
 quiet=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quiet) quiet=1; shift; continue ;;
-	--kernel | --initrd | --timeout | --log | --mem-mb | --append) [ $# -ge 2 ] || usage ;;
+	--kernel | --initrd | --timeout | --log | --mem-mb | --append | --icount) [ $# -ge 2 ] || usage ;;
 	*) usage ;;
 	esac
 	case "$1" in
@@ -47,6 +52,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2 ;;
 	--mem-mb) mem_mb=$2 ;;
 	--append) append=$2 ;;
+	--icount) icount=$2 ;;
 	esac
 	shift 2
 done
@@ -54,6 +60,9 @@ if [ -z "$kernel" ] || [ -z "$initrd" ]; then usage; fi
 [ -f "$kernel" ] || die "no such kernel: $kernel"
 [ -f "$initrd" ] || die "no such initrd: $initrd"
 [[ "$timeout_s" =~ ^[1-9][0-9]*$ ]] || die "--timeout wants whole seconds: $timeout_s"
+if [ -n "$icount" ] && ! [[ "$icount" =~ ^[0-9]$ ]]; then
+	die "--icount wants a shift of 0-9: $icount"
+fi
 if ! [[ "$mem_mb" =~ ^[1-9][0-9]*$ ]] || [ "$mem_mb" -lt 256 ]; then
 	die "--mem-mb wants at least 256: $mem_mb"
 fi
@@ -70,15 +79,18 @@ node1=$((mem_mb - node0))
 # (quiet would hide WARNING: lines); panic=-1 with -no-reboot makes a panic
 # end QEMU at once instead of waiting out the timeout.
 cmdline="console=ttyS0 loglevel=5 panic=-1 $append"
+ncpu=2
+[ -z "$icount" ] || ncpu=1
 qemu=(qemu-system-x86_64
-	-machine q35 -accel tcg -cpu max -smp 2 -m "${mem_mb}M"
+	-machine q35 -accel tcg -cpu max -smp "$ncpu" -m "${mem_mb}M"
 	-object "memory-backend-ram,id=m0,size=${node0}M"
 	-object "memory-backend-ram,id=m1,size=${node1}M"
-	-numa "node,nodeid=0,cpus=0-1,memdev=m0"
+	-numa "node,nodeid=0,cpus=0-$((ncpu - 1)),memdev=m0"
 	-numa "node,nodeid=1,memdev=m1"
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	# No default devices (VGA, NIC, ...): less to emulate, faster boot.
 	-nodefaults -nographic -serial stdio -no-reboot)
+[ -z "$icount" ] || qemu+=(-icount "shift=$icount,sleep=off")
 
 echo "run-guest: $(basename "$kernel"), console log in $log"
 start=$(date +%s.%N)

@@ -2,8 +2,8 @@
 # Runs inside the guest (see faultpath.sh): the same hinting-fault-heavy
 # workload with and without indigo.ko, alternating, in one boot.
 KO=/lib/modules/indigo.ko
-ROUNDS=${ROUNDS:-3}
-SECS=${SECS:-10}
+ROUNDS=${ROUNDS:-7}
+SECS=${SECS:-5}
 PAGES=${PAGES:-4096}
 
 echo 1 >/proc/sys/kernel/numa_balancing
