@@ -78,16 +78,20 @@ static bool observe(const struct fault_ctx *c, const struct indigo_policy *p,
 	struct indigo_shard *sh;
 	struct indigo_page *pg;
 	u64 mark = 0, delta = 0;
+	unsigned int seq;
 	int evicted;
 
-	sh = &indigo.shards[indigo_table_hash(pfn) >> 26];
+	/* top bits pick the shard; the table's slot uses the low ones */
+	sh = &indigo.shards[indigo_table_hash(pfn) >> (32 - INDIGO_SHARD_BITS)];
 	spin_lock(&sh->lock);
 	pg = indigo_table_get(&sh->table, pfn, &evicted);
 	if (indigo.have_marks) {
-		spin_lock(&indigo.marks_lock);
-		mark = indigo_marks_find(&indigo.marks, (unsigned long)c->mm,
-					 c->addr, pg->last_ns);
-		spin_unlock(&indigo.marks_lock);
+		do {
+			seq = read_seqbegin(&indigo.marks_lock);
+			mark = indigo_marks_find(&indigo.marks,
+						 (unsigned long)c->mm, c->addr,
+						 pg->last_ns);
+		} while (read_seqretry(&indigo.marks_lock, seq));
 	}
 	if (mark && mark <= now)
 		delta = now - mark;
@@ -165,11 +169,11 @@ static int mark_entry(struct kprobe *kp, struct pt_regs *regs)
 	u64 now = ktime_get_ns();
 
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
-	spin_lock(&indigo.marks_lock);
+	write_seqlock(&indigo.marks_lock);
 	indigo_marks_add(&indigo.marks, (unsigned long)vma->vm_mm,
 			 regs_get_kernel_argument(regs, 1),
 			 regs_get_kernel_argument(regs, 2), now);
-	spin_unlock(&indigo.marks_lock);
+	write_sequnlock(&indigo.marks_lock);
 	return 0;
 }
 

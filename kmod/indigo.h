@@ -15,15 +15,18 @@
 #define _INDIGO_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include "core.h"
 
-#define INDIGO_SHARDS		64
+#define INDIGO_SHARD_BITS	6
+#define INDIGO_SHARDS		BIT(INDIGO_SHARD_BITS)
 #define INDIGO_DECISIONS	1024
 
 struct indigo_node_stats {
@@ -75,7 +78,7 @@ struct indigo_state {
 	struct indigo_page *slots;		/* all shards' slots, vmalloc */
 	u32 capacity;
 
-	spinlock_t marks_lock;			/* protects marks */
+	seqlock_t marks_lock;	/* marks: one writer (the scan), many readers */
 	struct indigo_marks marks;
 	bool have_marks;			/* marking-time probe in place */
 

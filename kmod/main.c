@@ -113,10 +113,13 @@ static int parse_far_nodes(void)
 
 static int check_params(void)
 {
-	if (max_pages < INDIGO_SHARDS * INDIGO_TABLE_PROBE ||
-	    max_pages > (1U << 26)) {
+	/* every shard needs one probe window */
+	const u32 pages_min = INDIGO_SHARDS * INDIGO_TABLE_PROBE;
+	const u32 pages_max = BIT(26);
+
+	if (max_pages < pages_min || max_pages > pages_max) {
 		pr_err("max_pages=%u out of range %u-%u\n", max_pages,
-		       INDIGO_SHARDS * INDIGO_TABLE_PROBE, 1U << 26);
+		       pages_min, pages_max);
 		return -EINVAL;
 	}
 	if (epoch_ms < 10 || epoch_ms > 60000) {

@@ -21,7 +21,7 @@ int indigo_state_init(u32 max_pages, u32 cand_max)
 
 	mutex_init(&indigo.policy_mutex);
 	spin_lock_init(&indigo.bucket_lock);
-	spin_lock_init(&indigo.marks_lock);
+	seqlock_init(&indigo.marks_lock);
 	spin_lock_init(&indigo.ring_lock);
 	spin_lock_init(&indigo.cand_lock);
 
