@@ -27,6 +27,16 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRC))
 UNIT_SAN := $(patsubst tests/unit/%.c,$(B)/unit-san/%,$(UNIT_SRC))
 
+# The agent's pure parts (learners, cost model, config, logs, model files)
+AGENT_LIB := $(wildcard agent/learn/*.c agent/policy/*.c)
+AGENT_HDR := $(wildcard agent/learn/*.h agent/policy/*.h)
+AGENT_CFLAGS := -Iagent/learn -Iagent/policy \
+	$(shell pkg-config --cflags inih json-c 2>/dev/null)
+AGENT_LIBS := $(shell pkg-config --libs inih json-c 2>/dev/null) -lm
+AGENT_T_SRC := $(wildcard tests/agent/test_*.c)
+AGENT_T := $(patsubst tests/agent/%.c,$(B)/agent-tests/%,$(AGENT_T_SRC))
+AGENT_T_SAN := $(patsubst tests/agent/%.c,$(B)/agent-tests-san/%,$(AGENT_T_SRC))
+
 .PHONY: all module programs check check-unit check-style check-guest demo \
 	bench install install-dkms uninstall setup clean
 
@@ -52,7 +62,7 @@ $(B)/farmem: tools/farmem.c | $(B)
 $(B)/nlfuzz: tests/guest/nlfuzz.c | $(B)
 	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $^ -o $@
 
-$(B) $(B)/unit $(B)/unit-san:
+$(B) $(B)/unit $(B)/unit-san $(B)/agent-tests $(B)/agent-tests-san:
 	mkdir -p $@
 
 # Unit tests: the kernel's pure core compiled unchanged, under Check; once
@@ -64,11 +74,20 @@ $(B)/unit-san/%: tests/unit/%.c tests/unit/unit.h $(CORE_SRC) kmod/core.h | $(B)
 	$(CC) $(CPPFLAGS_U) -O1 -g $(WARN) -fsanitize=address,undefined \
 		-fno-sanitize-recover=all $(CHECK_CFLAGS) $< $(CORE_SRC) $(CHECK_LIBS) -o $@
 
-check-unit: $(UNIT) $(UNIT_SAN)
-	@set -e; for t in $(UNIT); do echo "== $$t"; $$t; done
-	@set -e; for t in $(UNIT_SAN); do echo "== $$t (ASan/UBSan)"; CK_FORK=no $$t; done
-	@set -e; for t in $(UNIT); do echo "== $$t (valgrind)"; \
-		CK_FORK=no valgrind -q --leak-check=full --error-exitcode=1 $$t; done
+$(B)/agent-tests/%: tests/agent/%.c $(AGENT_LIB) $(AGENT_HDR) | $(B)/agent-tests
+	$(CC) -O2 -g $(WARN) -D_GNU_SOURCE $(AGENT_CFLAGS) $(CHECK_CFLAGS) $< $(AGENT_LIB) \
+		$(CHECK_LIBS) $(AGENT_LIBS) -o $@
+
+$(B)/agent-tests-san/%: tests/agent/%.c $(AGENT_LIB) $(AGENT_HDR) | $(B)/agent-tests-san
+	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -fsanitize=address,undefined -fno-sanitize-recover=all \
+		$(AGENT_CFLAGS) $(CHECK_CFLAGS) $< $(AGENT_LIB) $(CHECK_LIBS) $(AGENT_LIBS) -o $@
+
+check-unit: $(UNIT) $(UNIT_SAN) $(AGENT_T) $(AGENT_T_SAN)
+	@set -e; for t in $(UNIT) $(AGENT_T); do echo "== $$t"; $$t; done
+	@set -e; for t in $(UNIT_SAN) $(AGENT_T_SAN); do echo "== $$t (ASan/UBSan)"; CK_FORK=no $$t; done
+	@set -e; for t in $(UNIT) $(AGENT_T); do echo "== $$t (valgrind)"; \
+		CK_FORK=no valgrind -q --leak-check=full --errors-for-leak-kinds=all \
+		--error-exitcode=1 $$t; done
 
 # Kernel style: checkpatch --strict over the module and its uAPI header.
 check-style:
@@ -89,8 +108,17 @@ check: setup
 demo: setup programs
 	tools/demo.sh
 
-bench: setup programs
+BENCH_CF := -O2 -g $(WARN)
+$(B)/bandit_bench: tools/bench/bandit_bench.c agent/learn/bandit.c agent/learn/linalg.c | $(B)
+	$(CC) $(BENCH_CF) -Iagent/learn -DBENCH_CFLAGS='"$(BENCH_CF)"' $^ -lm -o $@
+
+bench: setup programs $(B)/bandit_bench
 	tools/bench/faultpath.sh
+	{ echo "# Learner speed: choose + update at d = 16, K = 32"; echo; \
+	  echo "Measured $$(date -u +%Y-%m-%d) with \`make bench\` ($(B)/bandit_bench), on the"; \
+	  echo "development machine (2 cores, shared). Goal: under 2 us per decision."; echo; \
+	  $(B)/bandit_bench; } >tools/bench/results/bandit.md
+	cat tools/bench/results/bandit.md
 
 install: module $(B)/indigoctl
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install

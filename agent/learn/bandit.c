@@ -2,22 +2,29 @@
 /*
  * Online contextual bandits with disjoint linear arms. See bandit.h.
  *
- * Per arm, LinUCB and epsilon-greedy keep A^-1 by Sherman-Morrison and
- * Thompson keeps the Cholesky factor R (A = R^T R) by rank-one updates, so
- * choose and update cost O(K d^2) and O(d^2). Both drift with rounding, so
- * every rebuild_every updates of an arm the maintained matrix is recomputed
- * from A, which itself is an exact running sum.
+ * Per arm, LinUCB and epsilon-greedy keep A^-1 by Sherman-Morrison (and
+ * theta_hat = A^-1 b from it); Thompson keeps the Cholesky factor R
+ * (A = R^T R) by rank-one Givens updates, and with it p = R^-T b, carried
+ * through the same rotations (the QR form of recursive least squares), so
+ * that theta_hat = R^-1 p needs no solve on the way. Choose costs
+ * O(K d^2), update O(d^2). The maintained matrices drift with rounding, so
+ * every rebuild_every updates of an arm they are recomputed from A and b,
+ * which are exact running sums.
  *
- * Thompson sampling, as chosen here: for disjoint arms what decides the
+ * Thompson sampling, as done here: for disjoint arms what decides the
  * argmax is only the sampled score theta_k^T x of each arm. With
  * theta_k = theta_hat_k + v R_k^-1 z, z ~ N(0, I_d), that score is
  *
- *	theta_hat_k^T x + v z^T (R_k^-T x)  ~  N(theta_hat_k^T x, v^2 |w_k|^2),
+ *	theta_hat_k^T x + v z^T (R_k^-T x)  ~  N(p_k^T w_k, v^2 |w_k|^2),
  *
  * w_k = R_k^-T x (so |w_k|^2 = x^T A_k^-1 x), independently across arms. So
  * one forward solve and one scalar normal per arm give exactly the
  * distribution of choices that drawing the whole theta_k would, for d times
  * fewer normal draws. bandit_sample_theta still draws the full vector.
+ *
+ * Normals come from a ziggurat over the xoshiro256** stream: a decision
+ * needs K of them and a Thompson propensity M K more, and the ziggurat
+ * takes a fraction of the time of the polar method's logarithm.
  */
 #include <errno.h>
 #include <math.h>
@@ -34,8 +41,21 @@
 
 struct bandit_rng {
 	uint64_t s[4];		/* xoshiro256** state, never all zero */
-	double spare;		/* second normal of the last polar pair */
-	int has_spare;
+};
+
+/*
+ * Ziggurat for N(0, 1) (Marsaglia & Tsang 2000): 256 layers of equal area
+ * V under exp(-x^2/2), layer i spanning [0, x[i]]; the base layer includes
+ * the tail beyond R. Derived from R and V alone, so it is rebuilt rather
+ * than saved.
+ */
+#define ZIG_LAYERS	256
+#define ZIG_R		3.6541528853610088
+#define ZIG_V		4.92867323399e-3
+
+struct bandit_zig {
+	double x[ZIG_LAYERS + 1];
+	double f[ZIG_LAYERS + 1];	/* exp(-x^2/2) at each x */
 };
 
 struct bandit_arm {
@@ -43,15 +63,19 @@ struct bandit_arm {
 	double *a;		/* A, d x d */
 	double *m;		/* A^-1, or R with A = R^T R for Thompson */
 	double *bv;		/* b = sum r x */
-	double *theta;		/* theta_hat = A^-1 b, kept current */
+	/* theta_hat = A^-1 b; for Thompson p = R^-T b, so theta_hat = R^-1 p */
+	double *t;
+	double *dinv;		/* Thompson: 1 / diag(R), for the hot path */
 };
 
 struct bandit {
 	enum bandit_kind kind;
-	unsigned d, K;
+	unsigned int d, K;
 	struct bandit_params p;
 	struct bandit_rng rng;
+	struct bandit_zig zig;
 	double *mu, *sd, *s;	/* per-arm score: mean, spread, draw (K each) */
+	double *w;		/* Thompson: R_k^-T x of every arm (K x d) */
 	double *work;		/* d x d scratch for rebuilds */
 	struct bandit_arm arm[];
 };
@@ -79,8 +103,6 @@ static void rng_seed(struct bandit_rng *g, uint64_t seed)
 
 	for (i = 0; i < 4; i++)
 		g->s[i] = splitmix64(&seed);
-	g->spare = 0;
-	g->has_spare = 0;
 }
 
 static uint64_t rng_next(struct bandit_rng *g)
@@ -98,14 +120,17 @@ static uint64_t rng_next(struct bandit_rng *g)
 	return r;
 }
 
-/* [0, 1) with 53 random bits */
+/*
+ * [0, 1) with 53 random bits. They fit an int64_t, and converting that is
+ * one instruction where a uint64_t takes a branchy sequence.
+ */
 static double rng_uniform(struct bandit_rng *g)
 {
-	return (double)(rng_next(g) >> 11) * 0x1.0p-53;
+	return (double)(int64_t)(rng_next(g) >> 11) * 0x1.0p-53;
 }
 
 /* [0, n) without modulo bias (Lemire's multiply-and-reject), n >= 1 */
-static unsigned rng_below(struct bandit_rng *g, unsigned n)
+static unsigned int rng_below(struct bandit_rng *g, unsigned int n)
 {
 	uint64_t m = (rng_next(g) >> 32) * (uint64_t)n;
 	uint32_t lo = (uint32_t)m;
@@ -118,27 +143,68 @@ static unsigned rng_below(struct bandit_rng *g, unsigned n)
 			lo = (uint32_t)m;
 		}
 	}
-	return (unsigned)(m >> 32);
+	return (unsigned int)(m >> 32);
 }
 
-/* N(0, 1) by Marsaglia's polar method; the pair's second value is kept. */
-static double rng_normal(struct bandit_rng *g)
+static double gauss(double x)
 {
-	double u, v, s, f;
+	return exp(-0.5 * x * x);
+}
 
-	if (g->has_spare) {
-		g->has_spare = 0;
-		return g->spare;
+/* x[i + 1] from x[i]: the layer above has the same area V */
+static void zig_init(struct bandit_zig *z)
+{
+	int i;
+
+	z->x[0] = ZIG_V / gauss(ZIG_R);
+	z->x[1] = ZIG_R;
+	for (i = 2; i < ZIG_LAYERS; i++) {
+		double h = ZIG_V / z->x[i - 1] + gauss(z->x[i - 1]);
+
+		z->x[i] = h < 1 ? sqrt(-2 * log(h)) : 0;
 	}
+	z->x[ZIG_LAYERS] = 0;
+	for (i = 0; i <= ZIG_LAYERS; i++)
+		z->f[i] = gauss(z->x[i]);
+}
+
+/* Beyond R, by Marsaglia's exponential rejection (1964). */
+static double zig_tail(struct bandit_rng *g)
+{
+	double a, e;
+
 	do {
-		u = 2 * rng_uniform(g) - 1;
-		v = 2 * rng_uniform(g) - 1;
-		s = u * u + v * v;
-	} while (s >= 1 || s == 0);
-	f = sqrt(-2 * log(s) / s);
-	g->spare = v * f;
-	g->has_spare = 1;
-	return u * f;
+		/* 1 - u is in (0, 1], so the logarithms are finite */
+		a = -log(1 - rng_uniform(g)) / ZIG_R;
+		e = -log(1 - rng_uniform(g));
+	} while (2 * e < a * a);
+	return ZIG_R + a;
+}
+
+/*
+ * N(0, 1). One 64-bit draw gives the layer (bits 0-7), the sign (bit 8)
+ * and the abscissa (bits 11-63); about 99 % of draws are accepted right
+ * there, without a transcendental function. That matters: a Thompson
+ * decision takes K of them, its propensity M K more.
+ */
+static double rng_normal(struct bandit_rng *g, const struct bandit_zig *z)
+{
+	for (;;) {
+		uint64_t u = rng_next(g);
+		unsigned int i = u & 0xff;
+		/* arithmetic, not a branch: the sign is a coin flip */
+		double sign = 1 - (double)((u >> 7) & 2);
+		double y = (double)(int64_t)(u >> 11) * 0x1.0p-53 * z->x[i];
+
+		if (y < z->x[i + 1])
+			return sign * y;
+		if (i == 0)
+			return sign * zig_tail(g);
+		/* in the wedge between the layer's box and the curve? */
+		if (z->f[i] + rng_uniform(g) * (z->f[i + 1] - z->f[i]) <
+		    gauss(y))
+			return sign * y;
+	}
 }
 
 /* ---- construction */
@@ -147,7 +213,7 @@ void bandit_params_default(struct bandit_params *p)
 {
 	p->lambda = 1;
 	p->alpha = 1;
-	p->v = 0.1;
+	p->v = 0.5;
 	p->epsilon = 0.1;
 	p->seed = 1;
 	p->rebuild_every = 1000;
@@ -163,34 +229,41 @@ static int params_ok(const struct bandit_params *p)
 	       p->prop_samples >= 1 && p->prop_samples <= PROP_SAMPLES_MAX;
 }
 
-static int kind_ok(unsigned kind)
+static int kind_ok(unsigned int kind)
 {
 	return kind == BANDIT_LINUCB || kind == BANDIT_THOMPSON ||
 	       kind == BANDIT_EGREEDY;
 }
 
-static int shape_ok(unsigned kind, unsigned d, unsigned K)
+static int shape_ok(unsigned int kind, unsigned int d, unsigned int K)
 {
 	return kind_ok(kind) && d >= 1 && d <= BANDIT_DMAX &&
 	       K >= 1 && K <= BANDIT_KMAX;
 }
 
-/* doubles per arm: A, the maintained matrix, b, theta */
-static size_t arm_doubles(unsigned d)
+/* doubles per arm in a snapshot: A, the maintained matrix, b, t */
+static size_t arm_saved_doubles(unsigned int d)
 {
 	return 2 * (size_t)d * d + 2 * (size_t)d;
+}
+
+/* and in memory, with dinv */
+static size_t arm_doubles(unsigned int d)
+{
+	return arm_saved_doubles(d) + d;
 }
 
 /*
  * One allocation holds the learner, its arm table and every matrix, so
  * there is exactly one owner and one free. The matrices start on a cache
- * line (64 bytes = 8 doubles), and with d even each row stays aligned.
+ * line.
  */
-static struct bandit *bandit_alloc(unsigned kind, unsigned d, unsigned K)
+static struct bandit *bandit_alloc(unsigned int kind, unsigned int d,
+				   unsigned int K)
 {
 	size_t head = sizeof(struct bandit) + K * sizeof(struct bandit_arm);
-	size_t pool = (K * arm_doubles(d) + 3 * (size_t)K + (size_t)d * d) *
-		      sizeof(double);
+	size_t pool = (K * arm_doubles(d) + 3 * (size_t)K + (size_t)K * d +
+		       (size_t)d * d) * sizeof(double);
 	size_t size, k;
 	struct bandit *b;
 	double *q;
@@ -201,6 +274,7 @@ static struct bandit *bandit_alloc(unsigned kind, unsigned d, unsigned K)
 	if (!b)
 		return NULL;
 	memset(b, 0, size);
+	zig_init(&b->zig);
 	b->kind = kind;
 	b->d = d;
 	b->K = K;
@@ -211,22 +285,30 @@ static struct bandit *bandit_alloc(unsigned kind, unsigned d, unsigned K)
 		a->a = q;
 		a->m = q + (size_t)d * d;
 		a->bv = q + 2 * (size_t)d * d;
-		a->theta = a->bv + d;
+		a->t = a->bv + d;
+		a->dinv = a->t + d;
 		q += arm_doubles(d);
 	}
 	b->mu = q;
 	b->sd = q + K;
 	b->s = q + 2 * (size_t)K;
-	b->work = q + 3 * (size_t)K;
+	b->w = q + 3 * (size_t)K;
+	b->work = b->w + (size_t)K * d;
 	return b;
 }
 
-int bandit_new(struct bandit **bp, enum bandit_kind kind, unsigned d,
-	       unsigned K, const struct bandit_params *p)
+/* Thompson's cached pivot reciprocals, after any change to R */
+static void arm_refresh_dinv(const struct bandit *b, struct bandit_arm *a)
+{
+	la_pivot_reciprocals(a->m, a->dinv, b->d);
+}
+
+int bandit_new(struct bandit **bp, enum bandit_kind kind, unsigned int d,
+	       unsigned int K, const struct bandit_params *p)
 {
 	struct bandit_params def;
 	struct bandit *b;
-	unsigned k;
+	unsigned int k;
 
 	if (!bp)
 		return -EINVAL;
@@ -241,11 +323,12 @@ int bandit_new(struct bandit **bp, enum bandit_kind kind, unsigned d,
 		return -ENOMEM;
 	b->p = *p;
 	rng_seed(&b->rng, p->seed);
-	/* A = lambda I; A^-1 = I / lambda, R = sqrt(lambda) I; b = theta = 0 */
+	/* A = lambda I; A^-1 = I / lambda, R = sqrt(lambda) I; b = t = 0 */
 	for (k = 0; k < K; k++) {
 		la_eye(b->arm[k].a, d, p->lambda);
 		la_eye(b->arm[k].m, d, kind == BANDIT_THOMPSON ?
 		       sqrt(p->lambda) : 1 / p->lambda);
+		arm_refresh_dinv(b, &b->arm[k]);
 	}
 	*bp = b;
 	return 0;
@@ -265,10 +348,10 @@ void bandit_free(struct bandit *b)
 #define VAL_MAX		1e100
 
 /* |x|^2, or -1 if @x has a non-finite entry or is out of range */
-static double vec_norm2(const double *x, unsigned d)
+static double vec_norm2(const double *x, unsigned int d)
 {
 	double s = 0;
-	unsigned i;
+	unsigned int i;
 
 	for (i = 0; i < d; i++) {
 		if (!isfinite(x[i]))
@@ -279,10 +362,10 @@ static double vec_norm2(const double *x, unsigned d)
 }
 
 /* Strict '>' keeps the lowest index on ties; a NaN score never wins. */
-static unsigned argmax(const double *s, unsigned n)
+static unsigned int argmax(const double *s, unsigned int n)
 {
 	double best = -INFINITY;
-	unsigned i, arg = 0;
+	unsigned int i, arg = 0;
 
 	for (i = 0; i < n; i++) {
 		if (s[i] > best) {
@@ -293,34 +376,34 @@ static unsigned argmax(const double *s, unsigned n)
 	return arg;
 }
 
-static unsigned greedy_arm(struct bandit *b, const double *x)
+static unsigned int greedy_arm(struct bandit *b, const double *x)
 {
-	unsigned k;
+	unsigned int k;
 
 	for (k = 0; k < b->K; k++)
-		b->mu[k] = la_dot(b->arm[k].theta, x, b->d);
+		b->mu[k] = la_dot(b->arm[k].t, x, b->d);
 	return argmax(b->mu, b->K);
 }
 
-static unsigned linucb_choose(struct bandit *b, const double *x)
+static unsigned int linucb_choose(struct bandit *b, const double *x)
 {
-	unsigned k;
+	unsigned int k;
 
 	for (k = 0; k < b->K; k++) {
 		const struct bandit_arm *a = &b->arm[k];
 		/* A^-1 is positive definite; rounding may still dip below 0 */
 		double q = fmax(la_quad(a->m, x, b->d), 0);
 
-		b->mu[k] = la_dot(a->theta, x, b->d) + b->p.alpha * sqrt(q);
+		b->mu[k] = la_dot(a->t, x, b->d) + b->p.alpha * sqrt(q);
 	}
 	return argmax(b->mu, b->K);
 }
 
-static unsigned egreedy_choose(struct bandit *b, const double *x,
-			       double *prop)
+static unsigned int egreedy_choose(struct bandit *b, const double *x,
+				   double *prop)
 {
 	double eps = b->p.epsilon;
-	unsigned g = greedy_arm(b, x), arm = g;
+	unsigned int g = greedy_arm(b, x), arm = g;
 
 	/* draw even when eps is 0, so the stream does not depend on eps */
 	if (rng_uniform(&b->rng) < eps)
@@ -331,12 +414,12 @@ static unsigned egreedy_choose(struct bandit *b, const double *x,
 }
 
 /* One posterior draw of every arm's score; the winner. */
-static unsigned thompson_draw(struct bandit *b, double *s)
+static unsigned int thompson_draw(struct bandit *b, double *s)
 {
-	unsigned k;
+	unsigned int k;
 
 	for (k = 0; k < b->K; k++)
-		s[k] = b->mu[k] + b->sd[k] * rng_normal(&b->rng);
+		s[k] = b->mu[k] + b->sd[k] * rng_normal(&b->rng, &b->zig);
 	return argmax(s, b->K);
 }
 
@@ -345,9 +428,9 @@ static unsigned thompson_draw(struct bandit *b, double *s)
  * floored at 1/(M+1): an arm that was just chosen has positive
  * probability, and the floor bounds an importance weight by M + 1.
  */
-static double thompson_propensity(struct bandit *b, unsigned arm, double *s)
+static double thompson_propensity(struct bandit *b, unsigned int arm, double *s)
 {
-	unsigned M = b->p.prop_samples, i, won = 0;
+	unsigned int M = b->p.prop_samples, i, won = 0;
 	double p;
 
 	for (i = 0; i < M; i++)
@@ -356,29 +439,90 @@ static double thompson_propensity(struct bandit *b, unsigned arm, double *s)
 	return fmax(p, 1.0 / (M + 1));
 }
 
-static unsigned thompson_choose(struct bandit *b, const double *x,
-				double *prop)
+/* y -= a * ca + b * cb, for y apart from a and b */
+static inline void sub2(double *restrict y, const double *restrict a,
+			double ca, const double *restrict b, double cb,
+			size_t n)
 {
-	double w[BANDIT_DMAX];
-	unsigned k, arm;
+	size_t i = 0;
 
-	for (k = 0; k < b->K; k++) {
-		const struct bandit_arm *a = &b->arm[k];
-
-		la_solve_rt(a->m, x, w, b->d);
-		b->mu[k] = la_dot(a->theta, x, b->d);
-		b->sd[k] = b->p.v * sqrt(la_dot(w, w, b->d));
+	for (; i + 2 <= n; i += 2) {
+		y[i] -= a[i] * ca + b[i] * cb;
+		y[i + 1] -= a[i + 1] * ca + b[i + 1] * cb;
 	}
+	if (i < n)
+		y[i] -= a[i] * ca + b[i] * cb;
+}
+
+/*
+ * Steps j and j + 1 of the forward substitution R^T w = x for one arm
+ * (w overwritten in place, pivots by a->dinv). Adds w_j^2 + w_{j+1}^2 to
+ * *@ss and p_j w_j + p_{j+1} w_{j+1} to *@mu. Two steps per pass over the
+ * rest of w halve the passes.
+ */
+static inline void fsub2(const struct bandit_arm *a, double *w, size_t j,
+			 size_t d, double *ss, double *mu)
+{
+	const double *rj = a->m + j * d, *rj1 = rj + d;
+	double wj = w[j] * a->dinv[j], wj1;
+
+	wj1 = (w[j + 1] - rj[j + 1] * wj) * a->dinv[j + 1];
+	sub2(w + j + 2, rj + j + 2, wj, rj1 + j + 2, wj1, d - j - 2);
+	*ss += wj * wj + wj1 * wj1;
+	*mu += a->t[j] * wj + a->t[j + 1] * wj1;
+}
+
+/*
+ * Score mean and spread of every arm: with w_k = R_k^-T x, the mean is
+ * theta_hat_k . x = p_k . w_k and the spread v |w_k|.
+ *
+ * The forward substitution is a chain of d dependent steps per arm;
+ * taking all K arms through steps j, j + 1 before any goes further gives
+ * the CPU K independent chains to overlap, where arm after arm it would
+ * mostly wait. Pivots are multiplied by their cached reciprocals.
+ */
+static void thompson_scores(struct bandit *b, const double *x)
+{
+	size_t d = b->d, K = b->K, j, k;
+	double *w = b->w, *ss = b->sd, *mu = b->mu;
+
+	for (k = 0; k < K; k++) {
+		memcpy(w + k * d, x, sizeof(*w) * d);
+		ss[k] = 0;
+		mu[k] = 0;
+	}
+	for (j = 0; j + 2 <= d; j += 2)
+		for (k = 0; k < K; k++)
+			fsub2(&b->arm[k], w + k * d, j, d, &ss[k], &mu[k]);
+	if (j < d) {
+		for (k = 0; k < K; k++) {
+			const struct bandit_arm *a = &b->arm[k];
+			double wj = w[k * d + j] * a->dinv[j];
+
+			ss[k] += wj * wj;
+			mu[k] += a->t[j] * wj;
+		}
+	}
+	for (k = 0; k < K; k++)
+		b->sd[k] = b->p.v * sqrt(ss[k]);
+}
+
+static unsigned int thompson_choose(struct bandit *b, const double *x,
+				    double *prop)
+{
+	unsigned int arm;
+
+	thompson_scores(b, x);
 	arm = thompson_draw(b, b->s);
 	if (prop)
 		*prop = thompson_propensity(b, arm, b->s);
 	return arm;
 }
 
-int bandit_choose(struct bandit *b, const double *x, unsigned *arm,
+int bandit_choose(struct bandit *b, const double *x, unsigned int *arm,
 		  double *propensity)
 {
-	unsigned k;
+	unsigned int k;
 
 	if (!b || !x || !arm || vec_norm2(x, b->d) < 0)
 		return -EINVAL;
@@ -413,27 +557,25 @@ static int arm_rebuild(struct bandit *b, struct bandit_arm *a)
 
 	if (err)
 		return err;
-	if (b->kind != BANDIT_THOMPSON)
-		return la_chol_inverse(b->work, a->m, b->d);
+	if (b->kind != BANDIT_THOMPSON) {
+		err = la_chol_inverse(b->work, a->m, b->d);
+		la_matvec(a->m, a->bv, a->t, b->d);
+		return err;
+	}
 	memcpy(a->m, b->work, sizeof(*a->m) * b->d * b->d);
+	arm_refresh_dinv(b, a);
+	la_solve_rt_rd(a->m, a->dinv, a->bv, a->t, b->d);	/* p = R^-T b */
 	return 0;
 }
 
-static void arm_refresh_theta(const struct bandit *b, struct bandit_arm *a)
-{
-	double y[BANDIT_DMAX];
-
-	if (b->kind == BANDIT_THOMPSON) {
-		la_solve_rt(a->m, a->bv, y, b->d);
-		la_solve_r(a->m, y, a->theta, b->d);
-	} else {
-		la_matvec(a->m, a->bv, a->theta, b->d);
-	}
-}
-
-/* Bring the maintained matrix along with A += x x^T. */
-static int arm_track(struct bandit *b, struct bandit_arm *a,
-		     const double *x)
+/*
+ * Bring the maintained state along with A += x x^T, b += r x: A^-1 by
+ * Sherman-Morrison and theta_hat = A^-1 b afresh; or R and p by the same
+ * Givens rotations, which leaves theta_hat implicit (R^-1 p) and costs no
+ * triangular solve at all.
+ */
+static int arm_track(struct bandit *b, struct bandit_arm *a, const double *x,
+		     double r)
 {
 	double xs[BANDIT_DMAX];
 	int err;
@@ -442,20 +584,23 @@ static int arm_track(struct bandit *b, struct bandit_arm *a,
 		return arm_rebuild(b, a);
 	if (b->kind == BANDIT_THOMPSON) {
 		memcpy(xs, x, sizeof(*xs) * b->d);
-		err = la_chol_update(a->m, xs, b->d);
+		err = la_chol_update(a->m, xs, a->t, r, b->d);
+		if (!err)
+			arm_refresh_dinv(b, a);
 	} else {
 		err = la_sherman_morrison(a->m, x, b->d);
+		if (!err)
+			la_matvec(a->m, a->bv, a->t, b->d);
 	}
-	/* a rank-one step that broke down: start afresh from A */
+	/* a rank-one step that broke down: start afresh from A and b */
 	return err ? arm_rebuild(b, a) : 0;
 }
 
-int bandit_update(struct bandit *b, const double *x, unsigned arm, double r)
+int bandit_update(struct bandit *b, const double *x, unsigned int arm, double r)
 {
 	struct bandit_arm *a;
-	unsigned i;
+	unsigned int i;
 	double n2;
-	int err;
 
 	if (!b || !x || arm >= b->K || !isfinite(r))
 		return -EINVAL;
@@ -467,27 +612,22 @@ int bandit_update(struct bandit *b, const double *x, unsigned arm, double r)
 	for (i = 0; i < b->d; i++)
 		a->bv[i] += r * x[i];
 	a->n++;
-	err = arm_track(b, a, x);
-	if (err)
-		return err;
-	arm_refresh_theta(b, a);
-	return 0;
+	return arm_track(b, a, x, r);
 }
 
-int bandit_sample_theta(struct bandit *b, unsigned arm, double *theta)
+int bandit_sample_theta(struct bandit *b, unsigned int arm, double *theta)
 {
 	double z[BANDIT_DMAX];
 	const struct bandit_arm *a;
-	unsigned i;
+	unsigned int i;
 
 	if (!b || !theta || b->kind != BANDIT_THOMPSON || arm >= b->K)
 		return -EINVAL;
 	a = &b->arm[arm];
+	/* theta_hat + v R^-1 z = R^-1 (p + v z); cov(R^-1 z) = (R^T R)^-1 */
 	for (i = 0; i < b->d; i++)
-		z[i] = rng_normal(&b->rng);
-	la_solve_r(a->m, z, z, b->d);	/* cov(R^-1 z) = (R^T R)^-1 = A^-1 */
-	for (i = 0; i < b->d; i++)
-		theta[i] = a->theta[i] + b->p.v * z[i];
+		z[i] = a->t[i] + b->p.v * rng_normal(&b->rng, &b->zig);
+	la_solve_r_rd(a->m, a->dinv, z, theta, b->d);
 	return 0;
 }
 
@@ -498,12 +638,12 @@ enum bandit_kind bandit_kind(const struct bandit *b)
 	return b->kind;
 }
 
-unsigned bandit_dim(const struct bandit *b)
+unsigned int bandit_dim(const struct bandit *b)
 {
 	return b->d;
 }
 
-unsigned bandit_arms(const struct bandit *b)
+unsigned int bandit_arms(const struct bandit *b)
 {
 	return b->K;
 }
@@ -513,13 +653,13 @@ void bandit_get_params(const struct bandit *b, struct bandit_params *p)
 	*p = b->p;
 }
 
-static const struct bandit_arm *arm_of(const struct bandit *b, unsigned arm,
+static const struct bandit_arm *arm_of(const struct bandit *b, unsigned int arm,
 				       const void *out)
 {
 	return b && out && arm < b->K ? &b->arm[arm] : NULL;
 }
 
-int bandit_arm_a(const struct bandit *b, unsigned arm, double *out)
+int bandit_arm_a(const struct bandit *b, unsigned int arm, double *out)
 {
 	const struct bandit_arm *a = arm_of(b, arm, out);
 
@@ -529,7 +669,7 @@ int bandit_arm_a(const struct bandit *b, unsigned arm, double *out)
 	return 0;
 }
 
-int bandit_arm_ainv(const struct bandit *b, unsigned arm, double *out)
+int bandit_arm_ainv(const struct bandit *b, unsigned int arm, double *out)
 {
 	const struct bandit_arm *a = arm_of(b, arm, out);
 
@@ -541,7 +681,7 @@ int bandit_arm_ainv(const struct bandit *b, unsigned arm, double *out)
 	return 0;
 }
 
-int bandit_arm_chol(const struct bandit *b, unsigned arm, double *out)
+int bandit_arm_chol(const struct bandit *b, unsigned int arm, double *out)
 {
 	const struct bandit_arm *a = arm_of(b, arm, out);
 
@@ -553,17 +693,20 @@ int bandit_arm_chol(const struct bandit *b, unsigned arm, double *out)
 	return 0;
 }
 
-int bandit_arm_theta(const struct bandit *b, unsigned arm, double *out)
+int bandit_arm_theta(const struct bandit *b, unsigned int arm, double *out)
 {
 	const struct bandit_arm *a = arm_of(b, arm, out);
 
 	if (!a)
 		return -EINVAL;
-	memcpy(out, a->theta, sizeof(*out) * b->d);
+	if (b->kind == BANDIT_THOMPSON)
+		la_solve_r_rd(a->m, a->dinv, a->t, out, b->d);
+	else
+		memcpy(out, a->t, sizeof(*out) * b->d);
 	return 0;
 }
 
-int bandit_arm_updates(const struct bandit *b, unsigned arm, uint64_t *n)
+int bandit_arm_updates(const struct bandit *b, unsigned int arm, uint64_t *n)
 {
 	const struct bandit_arm *a = arm_of(b, arm, n);
 
@@ -579,7 +722,7 @@ int bandit_arm_updates(const struct bandit *b, unsigned arm, uint64_t *n)
  * Binary, little-endian whatever the host, doubles as their IEEE-754 bit
  * patterns, so a snapshot restores the learner bit for bit:
  *
- *   header, 132 bytes
+ *   header, 116 bytes
  *	0   magic "INDGBNDT"		8 bytes
  *	8   u32 version (1)		12  u32 kind
  *	16  u32 d			20  u32 K
@@ -587,12 +730,11 @@ int bandit_arm_updates(const struct bandit *b, unsigned arm, uint64_t *n)
  *	56  u64 seed
  *	64  u32 rebuild_every		68  u32 prop_samples
  *	72  u64 xoshiro state[4]
- *	104 u32 has_spare		108 u32 zero
- *	112 f64 spare normal
- *	120 u64 payload bytes = K * (8 + 8 * (2 d^2 + 2 d))
- *	128 u32 CRC-32 of bytes 0..127
- *   payload, per arm: u64 n; f64 A[d*d], M[d*d], b[d], theta[d]
- *	(M = A^-1, or R with A = R^T R for Thompson)
+ *	104 u64 payload bytes = K * (8 + 8 * (2 d^2 + 2 d))
+ *	112 u32 CRC-32 of bytes 0..111
+ *   payload, per arm: u64 n; f64 A[d*d], M[d*d], b[d], t[d]
+ *	(M = A^-1 and t = theta_hat, or for Thompson M = R with A = R^T R
+ *	and t = p = R theta_hat)
  *   trailer: u32 CRC-32 of the payload
  *
  * The header has its own CRC so that nothing is allocated on the word of
@@ -602,7 +744,8 @@ int bandit_arm_updates(const struct bandit *b, unsigned arm, uint64_t *n)
  */
 #define SNAP_MAGIC	"INDGBNDT"
 #define SNAP_VERSION	1
-#define SNAP_HEADER	132
+#define SNAP_HEADER	116
+#define SNAP_HCRC	112	/* offset of the header's CRC */
 
 struct snap_io {
 	FILE *f;
@@ -670,9 +813,9 @@ static double bits_f64(uint64_t u)
 	return x;
 }
 
-static uint64_t payload_bytes(unsigned d, unsigned K)
+static uint64_t payload_bytes(unsigned int d, unsigned int K)
 {
-	return (uint64_t)K * (8 + 8 * (uint64_t)arm_doubles(d));
+	return (uint64_t)K * (8 + 8 * (uint64_t)arm_saved_doubles(d));
 }
 
 static void snap_write(struct snap_io *io, const unsigned char *p, size_t n)
@@ -751,16 +894,14 @@ static void header_encode(const struct bandit *b, unsigned char *h)
 	le_put(h + 68, p->prop_samples, 4);
 	for (i = 0; i < 4; i++)
 		le_put(h + 72 + 8 * i, b->rng.s[i], 8);
-	le_put(h + 104, b->rng.has_spare, 4);
-	le_put(h + 112, f64_bits(b->rng.spare), 8);
-	le_put(h + 120, payload_bytes(b->d, b->K), 8);
+	le_put(h + 104, payload_bytes(b->d, b->K), 8);
 }
 
 int bandit_save(const struct bandit *b, FILE *f)
 {
 	struct snap_io io;
 	unsigned char h[SNAP_HEADER], w[8];
-	unsigned k, d;
+	unsigned int k, d;
 
 	if (!b || !f)
 		return -EINVAL;
@@ -768,7 +909,7 @@ int bandit_save(const struct bandit *b, FILE *f)
 	crc_init(&io);
 	io.f = f;
 	header_encode(b, h);
-	le_put(h + 128, crc_feed(&io, 0, h, 128), 4);
+	le_put(h + SNAP_HCRC, crc_feed(&io, 0, h, SNAP_HCRC), 4);
 	snap_write(&io, h, SNAP_HEADER);
 	io.crc = 0;
 	for (k = 0; k < b->K; k++) {
@@ -779,7 +920,7 @@ int bandit_save(const struct bandit *b, FILE *f)
 		snap_write_f64s(&io, a->a, (size_t)d * d);
 		snap_write_f64s(&io, a->m, (size_t)d * d);
 		snap_write_f64s(&io, a->bv, d);
-		snap_write_f64s(&io, a->theta, d);
+		snap_write_f64s(&io, a->t, d);
 	}
 	le_put(w, io.crc, 4);
 	snap_write(&io, w, 4);
@@ -794,33 +935,29 @@ int bandit_save(const struct bandit *b, FILE *f)
  * parameters, a usable generator state and a payload size that matches.
  */
 static int header_decode(const struct snap_io *io, const unsigned char *h,
-			 unsigned *kind, unsigned *d, unsigned *K,
+			 unsigned int *kind, unsigned int *d, unsigned int *K,
 			 struct bandit_params *p, struct bandit_rng *g)
 {
 	int i;
 
-	if (le_get(h + 128, 4) != crc_feed(io, 0, h, 128) ||
+	if (le_get(h + SNAP_HCRC, 4) != crc_feed(io, 0, h, SNAP_HCRC) ||
 	    memcmp(h, SNAP_MAGIC, 8) || le_get(h + 8, 4) != SNAP_VERSION)
 		return -EINVAL;
-	*kind = (unsigned)le_get(h + 12, 4);
-	*d = (unsigned)le_get(h + 16, 4);
-	*K = (unsigned)le_get(h + 20, 4);
+	*kind = (unsigned int)le_get(h + 12, 4);
+	*d = (unsigned int)le_get(h + 16, 4);
+	*K = (unsigned int)le_get(h + 20, 4);
 	p->lambda = bits_f64(le_get(h + 24, 8));
 	p->alpha = bits_f64(le_get(h + 32, 8));
 	p->v = bits_f64(le_get(h + 40, 8));
 	p->epsilon = bits_f64(le_get(h + 48, 8));
 	p->seed = le_get(h + 56, 8);
-	p->rebuild_every = (unsigned)le_get(h + 64, 4);
-	p->prop_samples = (unsigned)le_get(h + 68, 4);
+	p->rebuild_every = (unsigned int)le_get(h + 64, 4);
+	p->prop_samples = (unsigned int)le_get(h + 68, 4);
 	for (i = 0; i < 4; i++)
 		g->s[i] = le_get(h + 72 + 8 * i, 8);
-	g->has_spare = (int)le_get(h + 104, 4);
-	g->spare = bits_f64(le_get(h + 112, 8));
 	if (!shape_ok(*kind, *d, *K) || !params_ok(p) ||
 	    !(g->s[0] | g->s[1] | g->s[2] | g->s[3]) ||
-	    (g->has_spare != 0 && g->has_spare != 1) ||
-	    le_get(h + 108, 4) != 0 || !isfinite(g->spare) ||
-	    le_get(h + 120, 8) != payload_bytes(*d, *K))
+	    le_get(h + 104, 8) != payload_bytes(*d, *K))
 		return -EINVAL;
 	return 0;
 }
@@ -831,7 +968,7 @@ static int header_decode(const struct snap_io *io, const unsigned char *h,
  */
 static int arm_sane(const struct bandit *b, const struct bandit_arm *a)
 {
-	unsigned i, d = b->d;
+	unsigned int i, d = b->d;
 
 	for (i = 0; i < d; i++) {
 		if (!(a->a[i * d + i] > 0) || !(a->m[i * d + i] > 0))
@@ -843,7 +980,7 @@ static int arm_sane(const struct bandit *b, const struct bandit_arm *a)
 static int load_arms(struct snap_io *io, struct bandit *b)
 {
 	unsigned char w[8];
-	unsigned k, d = b->d;
+	unsigned int k, d = b->d;
 	uint32_t crc;
 
 	io->crc = 0;
@@ -855,9 +992,12 @@ static int load_arms(struct snap_io *io, struct bandit *b)
 		snap_read_f64s(io, a->a, (size_t)d * d);
 		snap_read_f64s(io, a->m, (size_t)d * d);
 		snap_read_f64s(io, a->bv, d);
-		snap_read_f64s(io, a->theta, d);
+		snap_read_f64s(io, a->t, d);
 		if (!io->err && !arm_sane(b, a))
 			io->err = -EINVAL;
+		/* derived, so not saved */
+		if (!io->err)
+			arm_refresh_dinv(b, a);
 	}
 	if (io->err)
 		return io->err;
@@ -874,7 +1014,7 @@ int bandit_load(struct bandit **bp, FILE *f)
 	unsigned char h[SNAP_HEADER];
 	struct bandit_params p;
 	struct bandit_rng g;
-	unsigned kind, d, K;
+	unsigned int kind, d, K;
 	struct bandit *b;
 	int err;
 

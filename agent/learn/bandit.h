@@ -7,8 +7,9 @@
  *	A = lambda I + sum x x^T,	b = sum r x,	theta_hat = A^-1 b.
  *
  * All randomness comes from a xoshiro256** generator seeded from
- * params.seed and held in the learner, so a run is reproducible and a
- * saved learner continues exactly where it stopped.
+ * params.seed and held in the learner (normals by the ziggurat method), so
+ * a run is reproducible and a saved learner continues exactly where it
+ * stopped.
  *
  * Functions return 0 or a negative errno; nothing is printed. A learner is
  * not thread-safe: one caller at a time.
@@ -30,18 +31,32 @@ enum bandit_kind {
 	BANDIT_EGREEDY = 3,
 };
 
+/*
+ * lambda	ridge, > 0: every A starts as lambda I
+ * alpha	LinUCB: width of the confidence bonus, >= 0
+ * v		Thompson: posterior scale, theta ~ N(theta_hat, v^2 A^-1), >= 0
+ * epsilon	epsilon-greedy: explore with this probability, in [0, 1]
+ * seed		of the learner's generator
+ * rebuild_every  recompute an arm's inverse or factor from A after this
+ *		many of its updates, against drift; 0: never
+ * prop_samples	Thompson: M, the extra draws behind a propensity, >= 1
+ */
 struct bandit_params {
-	double lambda;		/* ridge, > 0: every A starts as lambda I */
-	double alpha;		/* LinUCB width of the confidence bonus, >= 0 */
-	double v;		/* Thompson: posterior scale, theta ~ N(theta_hat, v^2 A^-1) */
-	double epsilon;		/* epsilon-greedy: explore with this probability */
-	uint64_t seed;		/* of the learner's generator */
-	unsigned rebuild_every;	/* refactor an arm from A after this many of its
-				 * updates, against drift; 0: never */
-	unsigned prop_samples;	/* Thompson: M extra draws behind a propensity */
+	double lambda;
+	double alpha;
+	double v;
+	double epsilon;
+	uint64_t seed;
+	unsigned int rebuild_every;
+	unsigned int prop_samples;
 };
 
-/* lambda 1, alpha 1, v 0.1, epsilon 0.1, seed 1, rebuild 1000, M 32 */
+/*
+ * lambda 1, alpha 1, v 0.5, epsilon 0.1, seed 1, rebuild 1000, M 32.
+ * alpha and v are in units of the reward: scale them with its noise.
+ * Linear Thompson sampling wants v well above the noise level; at v near
+ * it, it can sit on a wrong arm for thousands of rounds.
+ */
 void bandit_params_default(struct bandit_params *p);
 
 /*
@@ -49,8 +64,8 @@ void bandit_params_default(struct bandit_params *p);
  * (1..BANDIT_KMAX); @p NULL means the defaults. -EINVAL on a bad argument,
  * -ENOMEM. *@b is set only on success.
  */
-int bandit_new(struct bandit **b, enum bandit_kind kind, unsigned d,
-	       unsigned K, const struct bandit_params *p);
+int bandit_new(struct bandit **b, enum bandit_kind kind, unsigned int d,
+	       unsigned int K, const struct bandit_params *p);
 void bandit_free(struct bandit *b);
 
 /*
@@ -69,7 +84,7 @@ void bandit_free(struct bandit *b);
  * Whether @propensity is asked for changes the generator's stream, not
  * the arm chosen by this call.
  */
-int bandit_choose(struct bandit *b, const double *x, unsigned *arm,
+int bandit_choose(struct bandit *b, const double *x, unsigned int *arm,
 		  double *propensity);
 
 /*
@@ -79,19 +94,20 @@ int bandit_choose(struct bandit *b, const double *x, unsigned *arm,
  * update, the arm's inverse or factor and theta_hat may be stale until the
  * next successful rebuild.
  */
-int bandit_update(struct bandit *b, const double *x, unsigned arm, double r);
+int bandit_update(struct bandit *b, const double *x, unsigned int arm,
+		  double r);
 
 /*
  * Thompson only: draw one full theta ~ N(theta_hat, v^2 A^-1) for @arm as
  * theta_hat + v R^-1 z, z ~ N(0, I), with A = R^T R. bandit_choose does not
  * need the vector (see bandit.c), but callers that want it can have it.
  */
-int bandit_sample_theta(struct bandit *b, unsigned arm, double *theta);
+int bandit_sample_theta(struct bandit *b, unsigned int arm, double *theta);
 
 /* Shape and parameters. */
 enum bandit_kind bandit_kind(const struct bandit *b);
-unsigned bandit_dim(const struct bandit *b);
-unsigned bandit_arms(const struct bandit *b);
+unsigned int bandit_dim(const struct bandit *b);
+unsigned int bandit_arms(const struct bandit *b);
 void bandit_get_params(const struct bandit *b, struct bandit_params *p);
 
 /*
@@ -101,11 +117,11 @@ void bandit_get_params(const struct bandit *b, struct bandit_params *p);
  * computed from the factor. bandit_arm_chol gives the factor R (A = R^T R)
  * that Thompson maintains, and a fresh factorisation of A otherwise.
  */
-int bandit_arm_a(const struct bandit *b, unsigned arm, double *a);
-int bandit_arm_ainv(const struct bandit *b, unsigned arm, double *ainv);
-int bandit_arm_chol(const struct bandit *b, unsigned arm, double *r);
-int bandit_arm_theta(const struct bandit *b, unsigned arm, double *theta);
-int bandit_arm_updates(const struct bandit *b, unsigned arm, uint64_t *n);
+int bandit_arm_a(const struct bandit *b, unsigned int arm, double *a);
+int bandit_arm_ainv(const struct bandit *b, unsigned int arm, double *ainv);
+int bandit_arm_chol(const struct bandit *b, unsigned int arm, double *r);
+int bandit_arm_theta(const struct bandit *b, unsigned int arm, double *theta);
+int bandit_arm_updates(const struct bandit *b, unsigned int arm, uint64_t *n);
 
 /*
  * Exact snapshot: parameters, generator state and every arm's statistics

@@ -11,92 +11,105 @@
 #include <string.h>
 #include "linalg.h"
 
-static int la_bad_order(unsigned d)
+static int la_bad_order(unsigned int d)
 {
 	return d == 0 || d > LA_DMAX;
 }
 
-void la_eye(double *m, unsigned d, double s)
+void la_eye(double *m, unsigned int d, double s)
 {
-	unsigned i;
+	unsigned int i;
 
 	memset(m, 0, sizeof(*m) * d * d);
 	for (i = 0; i < d; i++)
 		m[i * d + i] = s;
 }
 
-/*
- * Four partial sums: one running sum would serialise every add on the FP
- * add latency, and with d <= 64 that latency, not the arithmetic, is what
- * a dot product costs. (The summation order is fixed, so results stay
- * reproducible.)
- */
-static double dot4(const double *x, const double *y, unsigned n)
+void la_matvec(const double *m, const double *x, double *y, unsigned int d)
 {
-	double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-	unsigned i = 0;
-
-	for (; i + 4 <= n; i += 4) {
-		s0 += x[i] * y[i];
-		s1 += x[i + 1] * y[i + 1];
-		s2 += x[i + 2] * y[i + 2];
-		s3 += x[i + 3] * y[i + 3];
-	}
-	for (; i < n; i++)
-		s0 += x[i] * y[i];
-	return (s0 + s1) + (s2 + s3);
-}
-
-double la_dot(const double *x, const double *y, unsigned d)
-{
-	return dot4(x, y, d);
-}
-
-void la_matvec(const double *m, const double *x, double *y, unsigned d)
-{
-	unsigned i;
+	size_t i;
 
 	for (i = 0; i < d; i++)
-		y[i] = dot4(m + (size_t)i * d, x, d);
+		y[i] = la_dot(m + i * d, x, d);
+}
+
+/* a . x and b . x in one pass over x, two partial sums each */
+static inline void dot2(const double *restrict a, const double *restrict b,
+			const double *restrict x, size_t n, double *sa,
+			double *sb)
+{
+	double a0 = 0, a1 = 0, b0 = 0, b1 = 0;
+	size_t j = 0;
+
+	for (; j + 2 <= n; j += 2) {
+		a0 += a[j] * x[j];
+		a1 += a[j + 1] * x[j + 1];
+		b0 += b[j] * x[j];
+		b1 += b[j + 1] * x[j + 1];
+	}
+	if (j < n) {
+		a0 += a[j] * x[j];
+		b0 += b[j] * x[j];
+	}
+	*sa = a0 + a1;
+	*sb = b0 + b1;
 }
 
 /*
  * Upper triangle only: x^T M x = sum_i x_i (m_ii x_i + 2 sum_{j>i} m_ij x_j).
  * Half the multiplies of a full mat-vec, and the result does not depend on
- * whether the lower triangle has kept in step.
+ * whether the lower triangle has kept in step. Rows go in pairs, sharing
+ * the loads of x and halving the loop overhead, which at these sizes costs
+ * as much as the arithmetic.
  */
-double la_quad(const double *m, const double *x, unsigned d)
+double la_quad(const double *m, const double *x, unsigned int d)
 {
-	double q = 0;
-	unsigned i;
+	double q0 = 0, q1 = 0, s0, s1;
+	size_t i;
 
-	for (i = 0; i < d; i++) {
-		const double *row = m + (size_t)i * d;
-		double s = dot4(row + i + 1, x + i + 1, d - i - 1);
+	for (i = 0; i + 2 <= d; i += 2) {
+		const double *r0 = m + i * d, *r1 = r0 + d;
 
-		q += x[i] * (row[i] * x[i] + 2 * s);
+		dot2(r0 + i + 2, r1 + i + 2, x + i + 2, d - i - 2, &s0, &s1);
+		s0 += r0[i + 1] * x[i + 1];
+		q0 += x[i] * (r0[i] * x[i] + 2 * s0);
+		q1 += x[i + 1] * (r1[i + 1] * x[i + 1] + 2 * s1);
 	}
-	return q;
+	if (i < d)
+		q0 += x[i] * x[i] * m[i * d + i];
+	return q0 + q1;
 }
 
 /* x_i * x_j == x_j * x_i in IEEE arithmetic, so M stays exactly symmetric. */
-void la_syr(double *m, const double *x, unsigned d)
+void la_syr(double *m, const double *x, unsigned int d)
 {
-	unsigned i, j;
+	size_t i;
 
-	for (i = 0; i < d; i++) {
-		double *row = m + (size_t)i * d;
-
-		for (j = 0; j < d; j++)
-			row[j] += x[i] * x[j];
-	}
+	for (i = 0; i < d; i++)
+		la_axpy(m + i * d, x, x[i], d);
 }
 
-int la_sherman_morrison(double *ainv, const double *x, unsigned d)
+/* row -= (ui u) s, the products formed as in la_sherman_morrison */
+static inline void sm_row(double *restrict row, const double *restrict u,
+			  double ui, double s, size_t n)
+{
+	size_t j = 0;
+
+	for (; j + 4 <= n; j += 4) {
+		row[j] -= (ui * u[j]) * s;
+		row[j + 1] -= (ui * u[j + 1]) * s;
+		row[j + 2] -= (ui * u[j + 2]) * s;
+		row[j + 3] -= (ui * u[j + 3]) * s;
+	}
+	for (; j < n; j++)
+		row[j] -= (ui * u[j]) * s;
+}
+
+int la_sherman_morrison(double *ainv, const double *x, unsigned int d)
 {
 	double u[LA_DMAX];
-	double den, s;
-	unsigned i, j;
+	double den;
+	size_t i;
 
 	if (la_bad_order(d))
 		return -EINVAL;
@@ -104,17 +117,12 @@ int la_sherman_morrison(double *ainv, const double *x, unsigned d)
 	den = 1 + la_dot(x, u, d);
 	if (!isfinite(den) || !(den > 0))
 		return -EDOM;
-	s = 1 / den;
 	/*
 	 * (u_i u_j) s rather than u_i (u_j s): the product is formed the same
 	 * way for (i, j) and (j, i), so the inverse stays exactly symmetric.
 	 */
-	for (i = 0; i < d; i++) {
-		double *row = ainv + (size_t)i * d;
-
-		for (j = 0; j < d; j++)
-			row[j] -= (u[i] * u[j]) * s;
-	}
+	for (i = 0; i < d; i++)
+		sm_row(ainv + i * d, u, u[i], 1 / den, d);
 	return 0;
 }
 
@@ -123,21 +131,21 @@ int la_sherman_morrison(double *ainv, const double *x, unsigned d)
  * pivot k is taken, row k of R is final and the trailing block is reduced
  * by its outer product. All accesses are along rows.
  */
-int la_chol(const double *a, double *r, unsigned d)
+int la_chol(const double *a, double *r, unsigned int d)
 {
-	unsigned i, j, k;
+	size_t i, j, k;
 
 	if (la_bad_order(d))
 		return -EINVAL;
 	for (i = 0; i < d; i++) {
 		for (j = 0; j < i; j++)
-			r[(size_t)i * d + j] = 0;
+			r[i * d + j] = 0;
 		if (r != a)
-			memcpy(r + (size_t)i * d + i, a + (size_t)i * d + i,
+			memcpy(r + i * d + i, a + i * d + i,
 			       sizeof(*r) * (d - i));
 	}
 	for (k = 0; k < d; k++) {
-		double *rk = r + (size_t)k * d;
+		double *rk = r + k * d;
 		double piv = rk[k], inv;
 
 		/* also rejects NaN and infinity */
@@ -147,48 +155,72 @@ int la_chol(const double *a, double *r, unsigned d)
 		inv = 1 / rk[k];
 		for (j = k + 1; j < d; j++)
 			rk[j] *= inv;
-		for (i = k + 1; i < d; i++) {
-			double *ri = r + (size_t)i * d;
-
-			for (j = i; j < d; j++)
-				ri[j] -= rk[i] * rk[j];
-		}
+		for (i = k + 1; i < d; i++)
+			la_axpy(r + i * d + i, rk + i, -rk[i], d - i);
 	}
 	return 0;
+}
+
+/*
+ * Substitution is a chain of d dependent steps. With the reciprocals of
+ * the pivots formed beforehand, all at once, each step waits on a multiply
+ * rather than on a division.
+ */
+void la_pivot_reciprocals(const double *r, double *rd, unsigned int d)
+{
+	size_t k;
+
+	for (k = 0; k < d; k++)
+		rd[k] = 1 / r[k * d + k];
 }
 
 /*
  * R^T is lower triangular and its column k is row k of R: substitute
  * column by column (axpy form) so the inner loop runs along that row.
  */
-void la_solve_rt(const double *r, const double *b, double *y, unsigned d)
+void la_solve_rt_rd(const double *r, const double *rd, const double *b,
+		    double *y, unsigned int d)
 {
-	unsigned i, k;
+	size_t k;
 
 	if (y != b)
 		memcpy(y, b, sizeof(*y) * d);
 	for (k = 0; k < d; k++) {
-		const double *rk = r + (size_t)k * d;
-		double yk = y[k] / rk[k];
+		double yk = y[k] * rd[k];
 
 		y[k] = yk;
-		for (i = k + 1; i < d; i++)
-			y[i] -= rk[i] * yk;
+		la_axpy(y + k + 1, r + k * d + k + 1, -yk, d - k - 1);
 	}
 }
 
-void la_solve_r(const double *r, const double *y, double *x, unsigned d)
+void la_solve_r_rd(const double *r, const double *rd, const double *y,
+		   double *x, unsigned int d)
 {
-	unsigned i = d, j;
+	size_t i = d;
 
 	while (i--) {
-		const double *ri = r + (size_t)i * d;
-		double s = y[i];
+		const double *ri = r + i * d;
 
-		for (j = i + 1; j < d; j++)
-			s -= ri[j] * x[j];
-		x[i] = s / ri[i];
+		double s = la_dot(ri + i + 1, x + i + 1, d - i - 1);
+
+		x[i] = (y[i] - s) * rd[i];
 	}
+}
+
+void la_solve_rt(const double *r, const double *b, double *y, unsigned int d)
+{
+	double rd[LA_DMAX];
+
+	la_pivot_reciprocals(r, rd, d);
+	la_solve_rt_rd(r, rd, b, y, d);
+}
+
+void la_solve_r(const double *r, const double *y, double *x, unsigned int d)
+{
+	double rd[LA_DMAX];
+
+	la_pivot_reciprocals(r, rd, d);
+	la_solve_r_rd(r, rd, y, x, d);
 }
 
 /*
@@ -196,10 +228,10 @@ void la_solve_r(const double *r, const double *y, double *x, unsigned d)
  * result symmetric only to rounding; averaging with the transpose makes it
  * exact, which Sherman-Morrison then preserves.
  */
-int la_chol_inverse(const double *r, double *inv, unsigned d)
+int la_chol_inverse(const double *r, double *inv, unsigned int d)
 {
 	double e[LA_DMAX], x[LA_DMAX];
-	unsigned i, j;
+	size_t i, j;
 
 	if (la_bad_order(d))
 		return -EINVAL;
@@ -209,49 +241,76 @@ int la_chol_inverse(const double *r, double *inv, unsigned d)
 		la_solve_rt(r, e, x, d);
 		la_solve_r(r, x, x, d);
 		for (i = 0; i < d; i++)
-			inv[(size_t)i * d + j] = x[i];
+			inv[i * d + j] = x[i];
 	}
 	for (i = 0; i < d; i++) {
 		for (j = i + 1; j < d; j++) {
-			double s = 0.5 * (inv[(size_t)i * d + j] +
-					  inv[(size_t)j * d + i]);
+			double s = 0.5 * (inv[i * d + j] + inv[j * d + i]);
 
-			inv[(size_t)i * d + j] = s;
-			inv[(size_t)j * d + i] = s;
+			inv[i * d + j] = s;
+			inv[j * d + i] = s;
 		}
 	}
 	return 0;
 }
 
 /*
- * The classic Givens-style update (Stewart; also Golub & Van Loan 6.5.4):
- * at step k, rotate row k of R against x so x_k vanishes. The rotation
- * only grows the pivot (r' = hypot(r_kk, x_k) >= r_kk > 0), so it cannot
- * break down on a valid factor.
+ * One rotation of la_chol_update between row k of R and the rest of x:
+ * with s = tan and ic = cos of its angle, both new values follow from
+ * the old ones alone, (u + s v) cos and (v - s u) cos, so neither waits
+ * on the other.
  */
-int la_chol_update(double *r, double *x, unsigned d)
+static inline void rot_row(double *restrict rk, double *restrict x, double s,
+			   double ic, size_t n)
 {
-	unsigned j, k;
+	size_t j;
+
+	for (j = 0; j < n; j++) {
+		double u = rk[j], v = x[j];
+
+		rk[j] = (u + s * v) * ic;
+		x[j] = (v - s * u) * ic;
+	}
+}
+
+/*
+ * The Givens-rotation update (Golub & Van Loan 6.5.4; the QR form of
+ * recursive least squares when @p is carried): step k rotates row k of
+ * [R | p] against [x^T | pr] so that x_k vanishes. The rotation only grows
+ * the pivot, r' = r_kk sqrt(1 + s^2) with s = x_k / r_kk, so it cannot
+ * break down on a valid factor.
+ *
+ * The steps form a chain through x. To keep it short, every old pivot's
+ * reciprocal is taken up front, and cos = sqrt(q) / q, q = 1 + s^2, lets
+ * the square root and the division run side by side.
+ */
+int la_chol_update(double *r, double *x, double *p, double pr, unsigned int d)
+{
+	double rd[LA_DMAX];
+	size_t k;
 
 	if (la_bad_order(d))
 		return -EINVAL;
 	for (k = 0; k < d; k++)
-		if (!(r[(size_t)k * d + k] > 0))
+		if (!(r[k * d + k] > 0))
 			return -EDOM;
+	la_pivot_reciprocals(r, rd, d);
 	for (k = 0; k < d; k++) {
-		double *rk = r + (size_t)k * d;
-		double rkk = rk[k], xk = x[k];
-		double nr = sqrt(rkk * rkk + xk * xk);
-		double c = nr / rkk, s = xk / rkk, ic = rkk / nr;
+		double *rk = r + k * d;
+		double s = x[k] * rd[k], q = 1 + s * s;
+		double t = sqrt(q), ic = t * (1 / q);
 
-		rk[k] = nr;
-		for (j = k + 1; j < d; j++) {
-			rk[j] = (rk[j] + s * x[j]) * ic;
-			x[j] = c * x[j] - s * rk[j];
+		rk[k] *= t;
+		rot_row(rk + k + 1, x + k + 1, s, ic, d - k - 1);
+		if (p) {
+			double u = p[k];
+
+			p[k] = (u + s * pr) * ic;
+			pr = (pr - s * u) * ic;
 		}
 	}
 	for (k = 0; k < d; k++)
-		if (!isfinite(r[(size_t)k * d + k]))
+		if (!isfinite(r[k * d + k]))
 			return -ERANGE;
 	return 0;
 }

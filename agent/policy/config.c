@@ -321,28 +321,31 @@ static int handler(void *user, const char *section, const char *name,
 {
 	struct parse *ps = user;
 	int line = ps->lineno, i;
+	char what[SHOW_MAX + 1];
 
 	/*
 	 * Always 1: errors are recorded here, so that inih's return value
 	 * means syntax errors only.
 	 */
+	show(what, sizeof(what), name);
 	if (ps->indented && ps->have_prev) {
-		fail(ps, line, name,
+		fail(ps, line, what,
 		     "indented line continues the previous value (multi-line values are not supported)");
 		return 1;
 	}
 	ps->have_prev = true;
 	if (!*section) {
-		fail(ps, line, name, "key outside a section");
+		fail(ps, line, what, "key outside a section");
 		return 1;
 	}
+	/* check_header() has normally reported this at the header already */
 	if (!known_section(section)) {
-		fail(ps, line, name, "in unknown section [%s]", section);
+		fail(ps, line, what, "in unknown section [%s]", section);
 		return 1;
 	}
 	i = find_key(section, name);
 	if (i < 0) {
-		fail(ps, line, name, "unknown key in [%s]", section);
+		fail(ps, line, what, "unknown key in [%s]", section);
 		return 1;
 	}
 	if (!mark_set(ps, i, name, line))

@@ -25,7 +25,7 @@ static bool nonnegative(double v)
 
 int cm_link_check(const struct cm_link *l)
 {
-	if (!l || !positive(l->bandwidth_Bps) || !positive(l->page_bytes) ||
+	if (!l || !positive(l->bandwidth) || !positive(l->page_bytes) ||
 	    !positive(l->local_ns) || !positive(l->far_ns) ||
 	    !nonnegative(l->k_ns))
 		return -EINVAL;
@@ -44,7 +44,7 @@ static double dlat_s(const struct cm_link *l)
 /* page_bytes / bandwidth + k, seconds; @l already checked */
 static double cost_s(const struct cm_link *l)
 {
-	return l->page_bytes / l->bandwidth_Bps + l->k_ns / NS_PER_S;
+	return l->page_bytes / l->bandwidth + l->k_ns / NS_PER_S;
 }
 
 int cm_promotion_cost(const struct cm_link *l, double *out)
@@ -142,7 +142,7 @@ int cm_rate_cap(const struct cm_link *l, double share, uint32_t *pps)
 		return err;
 	if (!positive(share) || share > 1.0)
 		return -EINVAL;
-	cap = clamp_u32(floor(share * l->bandwidth_Bps / l->page_bytes));
+	cap = clamp_u32(floor(share * l->bandwidth / l->page_bytes));
 	/* 0 would switch the module's cap off: the opposite of what we want */
 	*pps = cap ? cap : 1;
 	return 0;
@@ -176,7 +176,7 @@ static int heuristic_edge(const struct cm_link *l, double threshold,
 		return err;
 	if (!nonnegative(threshold))
 		return -EINVAL;
-	*edge = threshold / (l->bandwidth_Bps * dlat_s(l));
+	*edge = threshold / (l->bandwidth * dlat_s(l));
 	return 0;
 }
 
@@ -222,6 +222,6 @@ int cm_heuristic_threshold(const struct cm_link *l, double dt_s,
 
 	if (err)
 		return err;
-	*threshold = r * l->bandwidth_Bps * dlat_s(l);
+	*threshold = r * l->bandwidth * dlat_s(l);
 	return 0;
 }

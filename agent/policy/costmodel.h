@@ -35,7 +35,7 @@
 
 /* The link as the cost model sees it during one decision. */
 struct cm_link {
-	double bandwidth_Bps;	/* available bandwidth, bytes/s, > 0 */
+	double bandwidth;	/* available bandwidth, bytes/s, > 0 */
 	double far_ns;		/* far-memory access latency, ns, > local_ns */
 	double local_ns;	/* local DRAM access latency, ns, > 0 */
 	double page_bytes;	/* migration unit, bytes, > 0 (4096) */
@@ -43,7 +43,7 @@ struct cm_link {
 };
 
 /* Convenience: Gb/s (decimal, as links are sold) to bytes/s. */
-static inline double cm_gbps_to_Bps(double gbps)
+static inline double cm_gbps_to_bytes_per_s(double gbps)
 {
 	return gbps * 1e9 / 8.0;
 }

@@ -49,7 +49,7 @@ int dlog_open(struct dlog **out, const char *path, uint64_t max_bytes,
 	size_t plen;
 	int ret;
 
-	if (!path || !*path)
+	if (!path || !*path || keep > DLOG_KEEP_MAX)
 		return -EINVAL;
 	l = calloc(1, sizeof(*l));
 	if (!l)

@@ -34,6 +34,7 @@
 #define DLOG_CONTEXT_MAX	32
 #define DLOG_LEARNER_MAX	32	/* with the NUL */
 #define DLOG_KEEP_DEFAULT	3
+#define DLOG_KEEP_MAX		1000	/* each rotation renames them all */
 #define DLOG_LINE_MAX		65536	/* a longer line is malformed */
 
 struct dlog_rec {
@@ -52,8 +53,8 @@ struct dlog;
 
 /*
  * Opens (creating, mode 0640) or appends to the log at @path. @max_bytes:
- * rotation size, 0 for none; @keep: rotated files kept (0: the log is just
- * started afresh when full).
+ * rotation size, 0 for none; @keep: rotated files kept, at most
+ * DLOG_KEEP_MAX (0: the log is just started afresh when full).
  */
 int dlog_open(struct dlog **out, const char *path, uint64_t max_bytes,
 	      unsigned int keep);

@@ -23,7 +23,7 @@ static void moments_add(struct moments *m, double v)
 	double delta = v - m->mean;
 
 	m->n++;
-	m->mean += delta / m->n;
+	m->mean += delta / (double)m->n;
 	m->m2 += delta * (v - m->mean);
 }
 
@@ -32,7 +32,7 @@ static double moments_se(const struct moments *m)
 {
 	if (m->n < 2)
 		return 0.0;
-	return sqrt(m->m2 / (m->n - 1) / m->n);
+	return sqrt(m->m2 / (double)(m->n - 1) / (double)m->n);
 }
 
 /* Sums for the effective sample size of the weights. */

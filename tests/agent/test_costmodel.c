@@ -27,7 +27,7 @@
 static struct cm_link ref_link(void)
 {
 	struct cm_link l = {
-		.bandwidth_Bps = cm_gbps_to_Bps(100.0),
+		.bandwidth = cm_gbps_to_bytes_per_s(100.0),
 		.far_ns = 900.0,
 		.local_ns = 100.0,
 		.page_bytes = CM_PAGE_BYTES_DEFAULT,
@@ -39,7 +39,7 @@ static struct cm_link ref_link(void)
 
 START_TEST(unit_helpers)
 {
-	ck_near(cm_gbps_to_Bps(100.0), 12.5e9, 1e-15);
+	ck_near(cm_gbps_to_bytes_per_s(100.0), 12.5e9, 1e-15);
 	ck_near(cm_mhz_to_hz(2500), 2.5, 1e-15);
 }
 END_TEST
@@ -175,15 +175,15 @@ START_TEST(breakeven_monotone_in_bandwidth)
 	int i;
 
 	/* 400 Gb/s down to 0.1 Gb/s: every halving raises the break-even */
-	for (i = 0, l.bandwidth_Bps = 50e9; i < 12; i++) {
+	for (i = 0, l.bandwidth = 50e9; i < 12; i++) {
 		ck_assert_int_eq(cm_breakeven_rate(&l, 1.0, &r), 0);
-		ck_assert_msg(r > prev, "bw %g: %g <= %g", l.bandwidth_Bps, r,
+		ck_assert_msg(r > prev, "bw %g: %g <= %g", l.bandwidth, r,
 			      prev);
 		prev = r;
-		l.bandwidth_Bps /= 2.0;
+		l.bandwidth /= 2.0;
 	}
 	/* 50 Gb/s by hand: (8192e-11 * 4 + 2e-6) / 8e-7 = 2.65536e-6 / 8e-7 */
-	l.bandwidth_Bps = cm_gbps_to_Bps(50.0);
+	l.bandwidth = cm_gbps_to_bytes_per_s(50.0);
 	ck_assert_int_eq(cm_breakeven_rate(&l, 1.0, &r), 0);
 	ck_near(r, 3.3192, 1e-12);
 }
@@ -226,7 +226,7 @@ START_TEST(epoch_reward)
 	ck_near(a, 1.0 * 8e-7 - 10 * 2.32768e-6, 1e-12);
 	ck_assert(a < 0.0);
 	/* half the bandwidth: each transfer costs 655.36 ns, not 327.68 */
-	l.bandwidth_Bps /= 2.0;
+	l.bandwidth /= 2.0;
 	ck_assert_int_eq(cm_epoch_reward(&l, 160.0, 3, 1.0, &a), 0);
 	ck_near(a, 1.28e-4 - 3 * 2.65536e-6, 1e-12);
 }
@@ -247,7 +247,7 @@ START_TEST(rate_cap)
 	ck_assert_int_eq(cm_rate_cap(&l, 1e-12, &cap), 0);
 	ck_assert_uint_eq(cap, 1);
 	/* absurd bandwidth saturates */
-	l.bandwidth_Bps = 1e30;
+	l.bandwidth = 1e30;
 	ck_assert_int_eq(cm_rate_cap(&l, 1.0, &cap), 0);
 	ck_assert_uint_eq(cap, UINT32_MAX);
 }
@@ -300,7 +300,7 @@ START_TEST(heuristic)
 	ck_assert_int_eq(cm_heuristic_rate_min_mhz(&l, 1.5, th, &mhz), 0);
 	ck_assert_uint_eq(mhz, 4410);
 	/* half the bandwidth, same threshold: 29096 / 5000 = 5.8192/s */
-	l.bandwidth_Bps /= 2.0;
+	l.bandwidth /= 2.0;
 	ck_assert_int_eq(cm_heuristic_rate_min_mhz(&l, 0.0, th, &mhz), 0);
 	ck_assert_uint_eq(mhz, 5820);
 	/* threshold 0: anything faster than the displaced page */

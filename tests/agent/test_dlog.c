@@ -195,15 +195,33 @@ START_TEST(bad_records_not_written)
 	for (i = 0; i < 9; i++) {
 		r = mkrec(1);
 		switch (i) {
-		case 0: r.reward = NAN; break;
-		case 1: r.ts = INFINITY; break;
-		case 2: r.propensity = 0.0; break;
-		case 3: r.propensity = 1.5; break;
-		case 4: r.propensity = NAN; break;
-		case 5: r.context[2] = -INFINITY; break;
-		case 6: r.ncontext = DLOG_CONTEXT_MAX + 1; break;
-		case 7: memset(r.learner, 'x', sizeof(r.learner)); break;
-		case 8: r.propensity = -0.5; break;
+		case 0:
+			r.reward = NAN;
+			break;
+		case 1:
+			r.ts = INFINITY;
+			break;
+		case 2:
+			r.propensity = 0.0;
+			break;
+		case 3:
+			r.propensity = 1.5;
+			break;
+		case 4:
+			r.propensity = NAN;
+			break;
+		case 5:
+			r.context[2] = -INFINITY;
+			break;
+		case 6:
+			r.ncontext = DLOG_CONTEXT_MAX + 1;
+			break;
+		case 7:
+			memset(r.learner, 'x', sizeof(r.learner));
+			break;
+		case 8:
+			r.propensity = -0.5;
+			break;
 		}
 		ck_assert_msg(dlog_append(l, &r) == -EINVAL, "case %d", i);
 	}
@@ -539,6 +557,7 @@ START_TEST(open_errors)
 	ck_assert_int_eq(dlog_open(&l, "/nonexistent-dir/x/log", 0, 3),
 			 -ENOENT);
 	ck_assert_int_eq(dlog_open(&l, "", 0, 3), -EINVAL);
+	ck_assert_int_eq(dlog_open(&l, "/tmp/x", 0, DLOG_KEEP_MAX + 1), -EINVAL);
 	ck_assert_int_eq(dlog_reader_open(&rd, "/nonexistent-dir/log"),
 			 -ENOENT);
 	ck_assert_int_eq(dlog_close(NULL), 0);

@@ -10,9 +10,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "linalg.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define D	16
 #define N_SM	10000
@@ -37,19 +40,19 @@ static double trng_sym(struct trng *g)
 	return (double)(trng_next(g) >> 11) * 0x1.0p-52 - 1;
 }
 
-static void rand_vec(struct trng *g, double *x, unsigned d)
+static void rand_vec(struct trng *g, double *x, unsigned int d)
 {
-	unsigned i;
+	unsigned int i;
 
 	for (i = 0; i < d; i++)
 		x[i] = trng_sym(g);
 }
 
 /* A = B B^T + d I: symmetric positive definite, condition number modest */
-static void rand_spd(struct trng *g, double *a, unsigned d)
+static void rand_spd(struct trng *g, double *a, unsigned int d)
 {
 	double *bm = malloc(sizeof(*bm) * d * d);
-	unsigned i, j, k;
+	unsigned int i, j, k;
 
 	ck_assert_ptr_nonnull(bm);
 	rand_vec(g, bm, d * d);
@@ -65,10 +68,10 @@ static void rand_spd(struct trng *g, double *a, unsigned d)
 	free(bm);
 }
 
-static double max_abs(const double *m, unsigned n)
+static double max_abs(const double *m, unsigned int n)
 {
 	double s = 0;
-	unsigned i;
+	unsigned int i;
 
 	for (i = 0; i < n; i++)
 		s = fmax(s, fabs(m[i]));
@@ -76,10 +79,10 @@ static double max_abs(const double *m, unsigned n)
 }
 
 /* max |x - y| / max |y|: the error in units of the reference's own scale */
-static double max_rel_diff(const double *x, const double *y, unsigned n)
+static double max_rel_diff(const double *x, const double *y, unsigned int n)
 {
 	double e = 0;
-	unsigned i;
+	unsigned int i;
 
 	for (i = 0; i < n; i++)
 		e = fmax(e, fabs(x[i] - y[i]));
@@ -87,10 +90,10 @@ static double max_rel_diff(const double *x, const double *y, unsigned n)
 }
 
 /* max |A X - I|: scale-free, zero exactly when X = A^-1 */
-static double inverse_residual(const double *a, const double *x, unsigned d)
+static double inverse_residual(const double *a, const double *x, unsigned int d)
 {
 	double e = 0;
-	unsigned i, j, k;
+	unsigned int i, j, k;
 
 	for (i = 0; i < d; i++) {
 		for (j = 0; j < d; j++) {
@@ -104,9 +107,9 @@ static double inverse_residual(const double *a, const double *x, unsigned d)
 	return e;
 }
 
-static void transpose_mul(const double *r, double *out, unsigned d)
+static void transpose_mul(const double *r, double *out, unsigned int d)
 {
-	unsigned i, j, k;
+	unsigned int i, j, k;
 
 	for (i = 0; i < d; i++) {
 		for (j = 0; j < d; j++) {
@@ -119,9 +122,9 @@ static void transpose_mul(const double *r, double *out, unsigned d)
 	}
 }
 
-static int is_symmetric(const double *m, unsigned d)
+static int is_symmetric(const double *m, unsigned int d)
 {
-	unsigned i, j;
+	unsigned int i, j;
 
 	for (i = 0; i < d; i++)
 		for (j = 0; j < i; j++)
@@ -131,7 +134,7 @@ static int is_symmetric(const double *m, unsigned d)
 }
 
 /* Direct inverse of A through Cholesky, the reference for Sherman-Morrison */
-static void direct_inverse(const double *a, double *inv, unsigned d)
+static void direct_inverse(const double *a, double *inv, unsigned int d)
 {
 	double r[LA_DMAX * LA_DMAX];
 
@@ -160,6 +163,8 @@ START_TEST(sm_tracks_direct_inverse)
 		worst_res = fmax(worst_res, inverse_residual(a, ainv, D));
 		ck_assert(is_symmetric(ainv, D));
 	}
+	printf("Sherman-Morrison after %d updates, d = %d: max |E| / max |A^-1| "
+	       "= %.2g, max |A X - I| = %.2g\n", N_SM, D, worst, worst_res);
 	ck_assert_int_eq(bad, 0);
 	ck_assert_double_le(worst, 1e-9);
 	ck_assert_double_le(worst_res, 1e-9);
@@ -213,14 +218,14 @@ END_TEST
 
 START_TEST(chol_round_trip)
 {
-	static const unsigned dims[] = { 1, 2, 3, 7, 16, 33, 64 };
+	static const unsigned int dims[] = { 1, 2, 3, 7, 16, 33, 64 };
 	static double a[LA_DMAX * LA_DMAX], r[LA_DMAX * LA_DMAX];
 	static double back[LA_DMAX * LA_DMAX];
 	struct trng g = { 7 };
-	unsigned t, i, j;
+	unsigned int t, i, j;
 
-	for (t = 0; t < sizeof(dims) / sizeof(dims[0]); t++) {
-		unsigned d = dims[t];
+	for (t = 0; t < ARRAY_SIZE(dims); t++) {
+		unsigned int d = dims[t];
 
 		rand_spd(&g, a, d);
 		ck_assert_int_eq(la_chol(a, r, d), 0);
@@ -245,6 +250,7 @@ START_TEST(chol_not_pd)
 	const double zero[4] = { 0, 0, 0, 0 };
 	const double neg[4] = { -1, 0, 0, 1 };
 	const double semi[9] = { 1, 1, 0, 1, 1, 0, 0, 0, 1 };	/* singular */
+	const double ones[4] = { 1, 1, 1, 1 };	/* last pivot exactly 0 */
 	const double has_nan[4] = { 1, 0, 0, NAN };
 	const double has_inf[4] = { INFINITY, 0, 0, 1 };
 	double r[9];
@@ -253,6 +259,7 @@ START_TEST(chol_not_pd)
 	ck_assert_int_eq(la_chol(zero, r, 2), -EDOM);
 	ck_assert_int_eq(la_chol(neg, r, 2), -EDOM);
 	ck_assert_int_eq(la_chol(semi, r, 3), -EDOM);
+	ck_assert_int_eq(la_chol(ones, r, 2), -EDOM);
 	ck_assert_int_eq(la_chol(has_nan, r, 2), -EDOM);
 	ck_assert_int_eq(la_chol(has_inf, r, 2), -EDOM);
 	ck_assert_int_eq(la_chol(indef, r, 0), -EINVAL);
@@ -262,22 +269,22 @@ END_TEST
 
 START_TEST(chol_update_matches_refactor)
 {
-	static const unsigned dims[] = { 1, 2, 5, 16, 64 };
+	static const unsigned int dims[] = { 1, 2, 5, 16, 64 };
 	static double a[LA_DMAX * LA_DMAX], r[LA_DMAX * LA_DMAX];
 	static double ref[LA_DMAX * LA_DMAX];
 	struct trng g = { 11 };
 	double x[LA_DMAX], worst = 0;
-	unsigned t, n, i, j, bad = 0;
+	unsigned int t, n, i, j, bad = 0;
 
-	for (t = 0; t < sizeof(dims) / sizeof(dims[0]); t++) {
-		unsigned d = dims[t];
+	for (t = 0; t < ARRAY_SIZE(dims); t++) {
+		unsigned int d = dims[t];
 
 		rand_spd(&g, a, d);
 		ck_assert_int_eq(la_chol(a, r, d), 0);
 		for (n = 0; n < 200; n++) {
 			rand_vec(&g, x, d);
 			la_syr(a, x, d);
-			bad += la_chol_update(r, x, d) != 0;
+			bad += la_chol_update(r, x, NULL, 0, d) != 0;
 		}
 		ck_assert_uint_eq(bad, 0);
 		ck_assert_int_eq(la_chol(a, ref, d), 0);
@@ -292,14 +299,52 @@ END_TEST
 
 START_TEST(chol_update_one_step_exact)
 {
-	/* R = I (A = I), x = (3, 4): A' = [10 12; 12 17], R' = [sqrt10 12/sqrt10; 0 sqrt(17-14.4)] */
+	/*
+	 * R = I (A = I), x = (3, 4): A' = [10 12; 12 17], so
+	 * R' = [sqrt(10) 12/sqrt(10); 0 sqrt(17 - 14.4)]
+	 */
 	double r[4] = { 1, 0, 0, 1 }, x[2] = { 3, 4 };
 
-	ck_assert_int_eq(la_chol_update(r, x, 2), 0);
+	ck_assert_int_eq(la_chol_update(r, x, NULL, 0, 2), 0);
 	ck_assert_double_eq_tol(r[0], sqrt(10), 1e-15);
 	ck_assert_double_eq_tol(r[1], 12 / sqrt(10), 1e-14);
 	ck_assert_double_eq(r[2], 0);
 	ck_assert_double_eq_tol(r[3], sqrt(17 - 14.4), 1e-14);
+}
+END_TEST
+
+/*
+ * Carrying p = R^-T b through the rotations: after many updates with
+ * b += r x, R^-1 p must solve the least-squares system A theta = b.
+ */
+START_TEST(chol_update_carries_rhs)
+{
+	static double a[D * D], r[D * D];
+	double x[D], xs[D], p[D] = { 0 }, bv[D] = { 0 }, y[D], th[D], th2[D];
+	struct trng g = { 13 };
+	unsigned int n, i, bad = 0;
+
+	la_eye(a, D, 1);
+	la_eye(r, D, 1);
+	for (n = 0; n < 2000; n++) {
+		double rew;
+
+		rand_vec(&g, x, D);
+		rew = x[0] - 0.5 * x[3] + 0.1 * trng_sym(&g);
+		la_syr(a, x, D);
+		for (i = 0; i < D; i++)
+			bv[i] += rew * x[i];
+		memcpy(xs, x, sizeof(x));
+		bad += la_chol_update(r, xs, p, rew, D) != 0;
+	}
+	ck_assert_uint_eq(bad, 0);
+	la_solve_r(r, p, th, D);
+	/* reference: factor A afresh and solve A theta = b */
+	ck_assert_int_eq(la_chol(a, r, D), 0);
+	la_solve_rt(r, bv, y, D);
+	la_solve_r(r, y, th2, D);
+	ck_assert_double_le(max_rel_diff(th, th2, D), 1e-10);
+	ck_assert_double_gt(max_abs(th2, D), 0.1);
 }
 END_TEST
 
@@ -308,9 +353,9 @@ START_TEST(chol_update_rejects_bad_factor)
 	double r[4] = { 1, 0, 0, 0 }, x[2] = { 1, 1 };
 	const double keep[4] = { 1, 0, 0, 0 };
 
-	ck_assert_int_eq(la_chol_update(r, x, 2), -EDOM);
+	ck_assert_int_eq(la_chol_update(r, x, NULL, 0, 2), -EDOM);
 	ck_assert_mem_eq(r, keep, sizeof(keep));
-	ck_assert_int_eq(la_chol_update(r, x, 0), -EINVAL);
+	ck_assert_int_eq(la_chol_update(r, x, NULL, 0, 0), -EINVAL);
 }
 END_TEST
 
@@ -320,7 +365,7 @@ START_TEST(solves_and_inverse)
 	static double inv[LA_DMAX * LA_DMAX];
 	double b[LA_DMAX], y[LA_DMAX], x[LA_DMAX], ax[LA_DMAX];
 	struct trng g = { 5 };
-	unsigned d;
+	unsigned int d;
 
 	for (d = 1; d <= LA_DMAX; d += 9) {
 		rand_spd(&g, a, d);
@@ -379,6 +424,7 @@ static Suite *linalg_suite(void)
 	tcase_add_test(ch, chol_not_pd);
 	tcase_add_test(ch, chol_update_matches_refactor);
 	tcase_add_test(ch, chol_update_one_step_exact);
+	tcase_add_test(ch, chol_update_carries_rhs);
 	tcase_add_test(ch, chol_update_rejects_bad_factor);
 	tcase_add_test(ch, solves_and_inverse);
 	suite_add_tcase(s, ch);

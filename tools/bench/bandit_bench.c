@@ -22,6 +22,8 @@
 #include <time.h>
 #include "bandit.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 #ifndef BENCH_CFLAGS
 #define BENCH_CFLAGS "(not recorded: build with -DBENCH_CFLAGS='\"...\"')"
 #endif
@@ -72,7 +74,7 @@ static void problem_init(struct problem *p)
 {
 	double theta[K][D], n;
 	uint64_t s = 12345;
-	unsigned c, k, i;
+	unsigned int c, k, i;
 
 	for (k = 0; k < K; k++)
 		for (i = 0; i < D; i++)
@@ -104,11 +106,11 @@ static double now_ns(void)
 }
 
 /* @rounds decisions from context *@c on; updates unless @learn is 0. */
-static int run(struct bandit *b, const struct problem *p, unsigned *c,
+static int run(struct bandit *b, const struct problem *p, unsigned int *c,
 	       unsigned long rounds, int want_prop, int learn)
 {
 	double prop;
-	unsigned arm;
+	unsigned int arm;
 	int err;
 
 	while (rounds--) {
@@ -132,7 +134,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Best and median over PASSES timed passes of ns per round. */
-static int timed(struct bandit *b, const struct problem *p, unsigned *c,
+static int timed(struct bandit *b, const struct problem *p, unsigned int *c,
 		 unsigned long rounds, int want_prop, int learn, double *best,
 		 double *median)
 {
@@ -157,7 +159,7 @@ static int bench(const struct variant *v, const struct problem *p,
 {
 	struct bandit *b;
 	double total, total_med, choose, choose_med;
-	unsigned c = 0;
+	unsigned int c = 0;
 	int err;
 
 	err = bandit_new(&b, v->kind, D, K, NULL);
@@ -182,7 +184,7 @@ int main(int argc, char **argv)
 {
 	unsigned long rounds = 200000;
 	struct problem *p;
-	unsigned i;
+	unsigned int i;
 	int err = 0;
 
 	if (argc > 1) {
@@ -201,9 +203,9 @@ int main(int argc, char **argv)
 	}
 	problem_init(p);
 	printf("compiler: gcc %s; flags: %s\n\n", __VERSION__, BENCH_CFLAGS);
-	printf("| learner | d | K | rounds | choose+update ns | (median) | choose ns | update ns |\n");
-	printf("|---|---|---|---|---|---|---|---|\n");
-	for (i = 0; i < sizeof(variants) / sizeof(variants[0]) && !err; i++)
+	puts("| learner | d | K | rounds | choose+update ns | (median) | choose ns | update ns |");
+	puts("|---|---|---|---|---|---|---|---|");
+	for (i = 0; i < ARRAY_SIZE(variants) && !err; i++)
 		err = bench(&variants[i], p, rounds);
 	free(p);
 	if (err) {
