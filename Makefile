@@ -22,7 +22,7 @@ CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 
 CORE_SRC := kmod/core.c kmod/table.c kmod/marks.c
-PROGS := $(B)/indigoctl $(B)/farmem $(B)/nlfuzz
+PROGS := $(B)/indigoctl $(B)/farmem $(B)/nlfuzz $(B)/indigod
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRC))
 UNIT_SAN := $(patsubst tests/unit/%.c,$(B)/unit-san/%,$(UNIT_SRC))
@@ -37,7 +37,7 @@ AGENT_T_SRC := $(wildcard tests/agent/test_*.c)
 AGENT_T := $(patsubst tests/agent/%.c,$(B)/agent-tests/%,$(AGENT_T_SRC))
 AGENT_T_SAN := $(patsubst tests/agent/%.c,$(B)/agent-tests-san/%,$(AGENT_T_SRC))
 
-.PHONY: all module programs check check-unit check-style check-guest demo \
+.PHONY: all module programs check check-unit check-style check-guest check-agent demo \
 	bench install install-dkms uninstall setup clean
 
 all: module programs
@@ -55,6 +55,11 @@ programs: $(PROGS)
 
 $(B)/indigoctl: tools/indigoctl.c agent/modlink.c $(CORE_SRC) | $(B)
 	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(NL_CFLAGS) $^ $(NL_LIBS) -o $@
+
+$(B)/indigod: agent/indigod.c agent/modlink.c $(CORE_SRC) $(AGENT_LIB) | $(B)
+	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(AGENT_CFLAGS) $(NL_CFLAGS) \
+		$(shell pkg-config --cflags libsystemd 2>/dev/null) $^ $(NL_LIBS) \
+		$(AGENT_LIBS) $(shell pkg-config --libs libsystemd 2>/dev/null) -o $@
 
 $(B)/farmem: tools/farmem.c | $(B)
 	$(CC) $(CFLAGS_U) $^ -lnuma -o $@
@@ -100,10 +105,17 @@ check-style:
 check-guest: programs
 	tests/guest/run-kmod-tests.sh
 
+# indigod: lifecycle without the module, then with it in both guests.
+check-agent: programs
+	tests/agent/indigod-smoke.sh $(B)/indigod
+	tests/guest/run-agent-tests.sh 6.1
+	tests/guest/run-agent-tests.sh 6.12
+
 check: setup
 	$(MAKE) check-unit
 	$(MAKE) check-style
 	$(MAKE) check-guest
+	$(MAKE) check-agent
 
 demo: setup programs
 	tools/demo.sh
@@ -120,10 +132,14 @@ bench: setup programs $(B)/bandit_bench
 	  $(B)/bandit_bench; } >tools/bench/results/bandit.md
 	cat tools/bench/results/bandit.md
 
-install: module $(B)/indigoctl
+install: module $(B)/indigoctl $(B)/indigod
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod -a $$(basename $$(dirname $(KDIR)) 2>/dev/null) || depmod -a
 	install -D -m 0755 $(B)/indigoctl $(DESTDIR)/usr/local/sbin/indigoctl
+	install -D -m 0755 $(B)/indigod $(DESTDIR)/usr/local/sbin/indigod
+	install -D -m 0644 agent/indigod.service $(DESTDIR)/etc/systemd/system/indigod.service
+	test -e $(DESTDIR)/etc/indigo/indigod.conf || \
+		install -D -m 0644 agent/indigod.conf.example $(DESTDIR)/etc/indigo/indigod.conf
 
 # DKMS: the module rebuilds itself when the kernel is updated.
 # DKMS_KERNEL picks the kernel to build for now (default: the running one).
@@ -138,7 +154,8 @@ install-dkms:
 
 uninstall:
 	-dkms remove -m indigo -v $(VERSION) --all
-	rm -rf /usr/src/indigo-$(VERSION) $(DESTDIR)/usr/local/sbin/indigoctl
+	rm -rf /usr/src/indigo-$(VERSION) $(DESTDIR)/usr/local/sbin/indigoctl \
+		$(DESTDIR)/usr/local/sbin/indigod $(DESTDIR)/etc/systemd/system/indigod.service
 
 clean:
 	rm -rf $(B)

@@ -71,6 +71,7 @@ struct indigod_config {
 		double v;			/* Thompson posterior scale */
 		uint64_t seed;			/* 0: the agent picks one */
 		uint32_t rebuild_every;		/* updates between rebuilds */
+		uint32_t warmup;		/* updates before it decides */
 	} bandit;
 	struct {
 		double rate_cap_share;		/* (0, 1] of the bandwidth */

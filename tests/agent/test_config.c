@@ -60,6 +60,7 @@ START_TEST(defaults)
 	ck_assert(c.bandit.v == 1.0);
 	ck_assert_uint_eq(c.bandit.seed, 0);
 	ck_assert_uint_eq(c.bandit.rebuild_every, 100);
+	ck_assert_uint_eq(c.bandit.warmup, 20);
 	ck_assert(c.policy.rate_cap_share == 0.1);
 	ck_assert_uint_eq(c.policy.free_min_kib, 262144);
 
@@ -97,6 +98,7 @@ START_TEST(every_key)
 		"v = 100\n"
 		"seed = 18446744073709551615\n"
 		"rebuild_every = 1\n"
+		"warmup = 0\n"
 		"[policy]\n"
 		"rate_cap_share = 1 ; all of it\n"
 		"free_min_kib = 0\n";
@@ -121,6 +123,7 @@ START_TEST(every_key)
 	ck_assert(c.bandit.v == 100.0);
 	ck_assert_uint_eq(c.bandit.seed, UINT64_MAX);
 	ck_assert_uint_eq(c.bandit.rebuild_every, 1);
+	ck_assert_uint_eq(c.bandit.warmup, 0);
 	ck_assert(c.policy.rate_cap_share == 1.0);
 	ck_assert_uint_eq(c.policy.free_min_kib, 0);
 	ck_assert_str_eq(config_learner_name(c.agent.learner), "thompson");
@@ -165,6 +168,8 @@ static const struct {
 	  "indigod.conf:2: log_max_bytes: 4095 is out of range 4096-1099511627776" },
 	{ "[bandit]\nrebuild_every = 0\n",
 	  "indigod.conf:2: rebuild_every: 0 is out of range 1-1000000" },
+	{ "[bandit]\nwarmup = 1000001\n",
+	  "indigod.conf:2: warmup: 1000001 is out of range 0-1000000" },
 	{ "[policy]\nfree_min_kib = 4294967297\n",
 	  "indigod.conf:2: free_min_kib: 4294967297 is out of range 0-4294967296" },
 	/* doubles */
@@ -547,7 +552,7 @@ START_TEST(example_file)
 					   sizeof(err)), "%s", err);
 	ck_assert(!memcmp(&c, &d, sizeof(c)));
 	/* every key is in the example */
-	ck_assert_int_eq(keys, 19);
+	ck_assert_int_eq(keys, 20);
 	free(text);
 	free(out);
 }

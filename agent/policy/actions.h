@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * indigod's actions: a grid of (burst_min_ms, rate_min_mhz) threshold pairs
+ * for the module's gate, plus "no promotion" (the module's deny mode) as
+ * the last arm. Arm i < nburst * nrate is burst[i / nrate], rate[i % nrate];
+ * arm nburst * nrate is deny. The rate cap and the low watermark do not
+ * vary with the arm: they come from the cost model (costmodel.h) each
+ * epoch and go into every policy.
+ *
+ * No netlink here: actions_policy() fills a struct act_policy, whose mode
+ * values and attribute mask mirror the module's uAPI (the daemon checks
+ * that at compile time and copies it into a struct modlink_policy_req).
+ * Functions return 0 or a negative errno; none prints.
+ */
+#ifndef INDIGO_ACTIONS_H
+#define INDIGO_ACTIONS_H
+
+#include <stdint.h>
+
+#define ACT_GRID_MAX	16	/* values per axis */
+
+/* = enum indigo_mode */
+#define ACT_MODE_OBSERVE	0
+#define ACT_MODE_GATE		1
+#define ACT_MODE_DENY		2
+
+/* = 1 << INDIGO_A_POLICY_* */
+#define ACT_SET_MODE		(1U << 1)
+#define ACT_SET_RATE_MIN	(1U << 2)
+#define ACT_SET_BURST_MIN	(1U << 3)
+#define ACT_SET_FREE_MIN	(1U << 4)
+#define ACT_SET_RATE_CAP	(1U << 5)
+
+struct act_grid {
+	unsigned int nburst, nrate;
+	uint32_t burst_ms[ACT_GRID_MAX];	/* strictly increasing */
+	uint32_t rate_mhz[ACT_GRID_MAX];	/* strictly increasing */
+};
+
+/* The policy for one arm, as the module takes it. */
+struct act_policy {
+	uint8_t mode;
+	uint32_t rate_min_mhz;
+	uint32_t burst_min_ms;
+	uint64_t free_min_kib;
+	uint32_t rate_cap_pps;
+	uint32_t set;			/* ACT_SET_* of the fields to send */
+};
+
+/*
+ * The default grid: bursts 0, 50, 200, 1000 ms by rates 100, 1000, 10000,
+ * 100000 mHz (0.1 to 100 accesses/s): 16 gate arms and deny, 17 in all.
+ */
+void actions_grid_default(struct act_grid *g);
+
+/*
+ * A grid from the given axes (1..ACT_GRID_MAX values each, strictly
+ * increasing). -EINVAL otherwise, @g untouched.
+ */
+int actions_grid_init(struct act_grid *g, const uint32_t *burst_ms,
+		      unsigned int nburst, const uint32_t *rate_mhz,
+		      unsigned int nrate);
+
+/* Number of arms, deny included: nburst * nrate + 1. */
+unsigned int actions_count(const struct act_grid *g);
+
+/* The deny arm's index. */
+unsigned int actions_deny_arm(const struct act_grid *g);
+
+/*
+ * The policy for @arm with the cost model's @rate_cap_pps and
+ * @free_min_kib (the low watermark). Gate arms set mode, both thresholds,
+ * the cap and the watermark; the deny arm sets mode only, so the
+ * thresholds the module holds are kept. -EINVAL for a bad arm.
+ */
+int actions_policy(const struct act_grid *g, unsigned int arm,
+		   uint32_t rate_cap_pps, uint64_t free_min_kib,
+		   struct act_policy *p);
+
+/*
+ * The gate arm with the lowest burst threshold whose rate threshold is
+ * nearest @rate_min_mhz on a log scale (ties to the higher rate): how a
+ * threshold computed elsewhere (the heuristic) becomes an arm.
+ */
+unsigned int actions_nearest_rate(const struct act_grid *g,
+				  uint32_t rate_min_mhz);
+
+#endif /* INDIGO_ACTIONS_H */

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One indigod epoch: see epoch.h. */
+#include "epoch.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "modelfile.h"
+
+const char *epoch_learner_name(int learner)
+{
+	return config_learner_name(learner);
+}
+
+static int params_ok(const struct epoch_params *p)
+{
+	if (!p || cm_link_check(&p->link))
+		return 0;
+	if (p->learner != CONFIG_LEARNER_LINUCB &&
+	    p->learner != CONFIG_LEARNER_THOMPSON &&
+	    p->learner != CONFIG_LEARNER_HEURISTIC)
+		return 0;
+	if (!(p->epoch_s > 0) || !isfinite(p->epoch_s))
+		return 0;
+	return p->rate_cap_share > 0 && p->rate_cap_share <= 1;
+}
+
+static enum bandit_kind kind_of(int learner)
+{
+	return learner == CONFIG_LEARNER_THOMPSON ? BANDIT_THOMPSON :
+						    BANDIT_LINUCB;
+}
+
+int epoch_init(struct epoch_state *s, const struct epoch_params *p,
+	       const struct act_grid *grid, const struct bandit_params *bp)
+{
+	int ret;
+
+	if (!s || !params_ok(p))
+		return -EINVAL;
+	memset(s, 0, sizeof(*s));
+	s->p = *p;
+	if (grid)
+		s->grid = *grid;
+	else
+		actions_grid_default(&s->grid);
+	if (s->grid.nburst < 1 || s->grid.nrate < 1 ||
+	    s->grid.nburst > ACT_GRID_MAX || s->grid.nrate > ACT_GRID_MAX)
+		return -EINVAL;
+	if (p->learner == CONFIG_LEARNER_HEURISTIC)
+		return 0;
+	ret = bandit_new(&s->b, kind_of(p->learner), CTX_DIM,
+			 actions_count(&s->grid), bp);
+	return ret;
+}
+
+void epoch_free(struct epoch_state *s)
+{
+	if (!s)
+		return;
+	bandit_free(s->b);
+	s->b = NULL;
+}
+
+int epoch_reconfigure(struct epoch_state *s, const struct epoch_params *p)
+{
+	if (!s || !params_ok(p) || p->learner != s->p.learner)
+		return -EINVAL;
+	s->p = *p;
+	return 0;
+}
+
+/* The heuristic's arm on @link over @dt_s. */
+static int heuristic_arm(const struct epoch_state *s, double dt_s,
+			 unsigned int *arm)
+{
+	double thr;
+	uint32_t rmin;
+	int ret;
+
+	ret = cm_heuristic_threshold(&s->p.link, dt_s, &thr);
+	if (!ret)
+		ret = cm_heuristic_rate_min_mhz(&s->p.link, 0.0, thr, &rmin);
+	if (ret)
+		return ret;
+	*arm = actions_nearest_rate(&s->grid, rmin);
+	return 0;
+}
+
+/* The reward (s) of the last action given epoch @e. */
+static int last_reward(const struct epoch_state *s, const struct ctx_epoch *e,
+		       double dt_s, double *reward)
+{
+	double rate_hz;
+	uint32_t r;
+
+	if (s->last_pol.mode == ACT_MODE_DENY || e->allowed == 0) {
+		*reward = 0.0;
+		return 0;
+	}
+	r = e->rate_p50 > s->last_pol.rate_min_mhz ? e->rate_p50 :
+						      s->last_pol.rate_min_mhz;
+	rate_hz = cm_mhz_to_hz(r);
+	return cm_epoch_reward(&s->p.link, rate_hz * (double)e->allowed,
+			       e->allowed, dt_s, reward);
+}
+
+int epoch_step(struct epoch_state *s, const struct ctx_epoch *e,
+	       const double *x, double ts, struct epoch_out *o)
+{
+	double dt_s, reward = 0.0, prop = 1.0;
+	unsigned int arm, i;
+	uint32_t cap;
+	uint64_t wm;
+	const char *by;
+	int ret;
+
+	if (!s || !e || !x || !o || !isfinite(ts))
+		return -EINVAL;
+	for (i = 0; i < CTX_DIM; i++)
+		if (!isfinite(x[i]))
+			return -EINVAL;
+	dt_s = e->ms ? e->ms / 1000.0 : s->p.epoch_s;
+	memset(o, 0, sizeof(*o));
+
+	/* 1-3: the previous decision's reward, update and record. */
+	if (s->have_last) {
+		ret = last_reward(s, e, dt_s, &reward);
+		if (ret)
+			return ret;
+		if (s->b) {
+			o->update_err = bandit_update(s->b, s->last_x,
+						      s->last_arm,
+						      reward * 1000.0 / dt_s);
+			if (!o->update_err)
+				s->updates++;
+		}
+		o->have_rec = true;
+		o->rec.epoch = s->decisions - 1;
+		o->rec.ts = s->last_ts;
+		o->rec.ncontext = CTX_DIM;
+		memcpy(o->rec.context, s->last_x, sizeof(s->last_x));
+		o->rec.action = s->last_arm;
+		o->rec.propensity = s->last_prop;
+		o->rec.reward = reward;
+		memcpy(o->rec.learner, s->last_by, sizeof(o->rec.learner));
+	}
+
+	/* 4: the next action. */
+	if (s->b && s->updates >= s->p.warmup) {
+		ret = bandit_choose(s->b, x, &arm, &prop);
+		by = epoch_learner_name(s->p.learner);
+	} else {
+		ret = heuristic_arm(s, dt_s, &arm);
+		prop = 1.0;
+		by = "heuristic";
+	}
+	if (ret)
+		return ret;
+
+	/* 5: its policy, with the cost model's cap and watermark. */
+	ret = cm_rate_cap(&s->p.link, s->p.rate_cap_share, &cap);
+	if (!ret)
+		ret = cm_low_watermark_kib(s->p.free_min_kib, cap, dt_s,
+					   s->p.link.page_bytes, &wm);
+	if (!ret)
+		ret = actions_policy(&s->grid, arm, cap, wm, &o->pol);
+	if (ret)
+		return ret;
+
+	o->arm = arm;
+	o->propensity = prop;
+	o->by = by;
+	s->have_last = true;
+	memcpy(s->last_x, x, sizeof(s->last_x));
+	s->last_ts = ts;
+	s->last_arm = arm;
+	s->last_prop = prop;
+	snprintf(s->last_by, sizeof(s->last_by), "%s", by);
+	s->last_pol = o->pol;
+	s->decisions++;
+	return 0;
+}
+
+int epoch_model_save(const struct epoch_state *s, const char *path, char *err,
+		     size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	if (!s || !s->b || !path)
+		return -EINVAL;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -errno;
+	ret = bandit_save(s->b, f);
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	if (!ret)
+		ret = modelfile_save(path, EPOCH_MODEL_VERSION, buf, len, err,
+				     errlen);
+	free(buf);
+	return ret;
+}
+
+static uint64_t total_updates(const struct bandit *b)
+{
+	unsigned int k, n = bandit_arms(b);
+	uint64_t sum = 0, u;
+
+	for (k = 0; k < n; k++)
+		if (!bandit_arm_updates(b, k, &u))
+			sum += u;
+	return sum;
+}
+
+int epoch_model_load(struct epoch_state *s, const char *path, char *err,
+		     size_t errlen)
+{
+	struct bandit *nb = NULL;
+	uint32_t version;
+	void *data = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	if (!s || !s->b || !path)
+		return -EINVAL;
+	ret = modelfile_load(path, EPOCH_MODEL_VERSION, &data, &len, &version,
+			     err, errlen);
+	if (ret)
+		return ret;
+	f = fmemopen(data, len ? len : 1, "r");
+	if (!f) {
+		ret = -errno;
+		free(data);
+		return ret;
+	}
+	ret = bandit_load(&nb, f);
+	fclose(f);
+	free(data);
+	if (ret) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: learner record unreadable (%s)",
+				 path, strerror(-ret));
+		return ret == -ENOMEM ? ret : -EINVAL;
+	}
+	if (bandit_kind(nb) != bandit_kind(s->b) ||
+	    bandit_dim(nb) != bandit_dim(s->b) ||
+	    bandit_arms(nb) != bandit_arms(s->b)) {
+		if (err && errlen)
+			snprintf(err, errlen,
+				 "%s: model of another shape (kind %d, d %u, K %u; want kind %d, d %u, K %u)",
+				 path, bandit_kind(nb), bandit_dim(nb),
+				 bandit_arms(nb), bandit_kind(s->b),
+				 bandit_dim(s->b), bandit_arms(s->b));
+		bandit_free(nb);
+		return -EINVAL;
+	}
+	bandit_free(s->b);
+	s->b = nb;
+	s->updates = total_updates(nb);
+	return 0;
+}

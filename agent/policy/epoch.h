@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One indigod epoch, without a kernel: what the daemon does with each of
+ * the module's EPOCH messages.
+ *
+ * The telemetry of epoch t reports what happened under the action chosen
+ * at step t-1 (for context x[t-1]). So step t
+ *   1. computes that action's reward from the cost model (costmodel.h):
+ *	npromoted = the far nodes' allowed promotions of the epoch, each
+ *	assumed to have the access rate max(rate_p50, the arm's rate
+ *	threshold) (the module reports quantiles, not each promoted page's
+ *	rate), staying local for one epoch:
+ *	   reward = cm_epoch_reward(link, npromoted * rate, npromoted, epoch)
+ *	in seconds of stall time (negative when promotions cost more than
+ *	they save; 0 under the deny arm, which promotes nothing);
+ *   2. teaches the learner (x[t-1], a[t-1], r) with r scaled to
+ *	milliseconds saved per second of epoch (reward * 1000 / epoch), so
+ *	that alpha and v of the config are in sensible units;
+ *   3. completes the decision-log record of step t-1 (dlog.h);
+ *   4. chooses a[t] for x[t] with its propensity: the learner's, or the
+ *	network-adaptive heuristic (propensity 1) when the learner is
+ *	"heuristic" or has had fewer than `warmup` updates. The heuristic's
+ *	rate threshold (cm_heuristic_rate_min_mhz with the threshold
+ *	calibrated to the cost model's break-even on the link over one epoch)
+ *	becomes the grid arm nearest to it, lowest burst threshold;
+ *   5. gives the module policy for a[t], with the cost model's rate cap
+ *	(rate_cap_share of the bandwidth) and low watermark.
+ *
+ * Functions return 0 or a negative errno; none prints.
+ */
+#ifndef INDIGO_EPOCH_H
+#define INDIGO_EPOCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "actions.h"
+#include "bandit.h"
+#include "context.h"
+#include "costmodel.h"
+#include "dlog.h"
+
+#define EPOCH_MODEL_VERSION	1
+#define EPOCH_WARMUP_DEFAULT	20
+
+struct epoch_params {
+	int learner;			/* enum config_learner */
+	unsigned int warmup;		/* learner updates before it decides */
+	struct cm_link link;
+	double epoch_s;			/* used when the telemetry has no length */
+	double rate_cap_share;		/* (0, 1] */
+	uint64_t free_min_kib;
+};
+
+struct epoch_state {
+	struct epoch_params p;
+	struct act_grid grid;
+	struct bandit *b;		/* NULL for the heuristic learner */
+	uint64_t decisions;		/* steps that chose an action */
+	uint64_t updates;		/* learner updates, loaded ones included */
+	bool have_last;
+	double last_x[CTX_DIM];
+	double last_ts;
+	unsigned int last_arm;
+	double last_prop;
+	char last_by[DLOG_LEARNER_MAX];
+	struct act_policy last_pol;
+};
+
+struct epoch_out {
+	unsigned int arm;		/* chosen now */
+	double propensity;
+	const char *by;			/* "linucb", "thompson", "heuristic" */
+	struct act_policy pol;		/* to give the module */
+	bool have_rec;			/* the previous step's record is done */
+	struct dlog_rec rec;
+	int update_err;			/* bandit_update's result (-EDOM ...) */
+};
+
+/*
+ * Sets up @s (zeroed first) with @grid (NULL: the default grid) and, for a
+ * learning learner, a fresh bandit over CTX_DIM features with @bp (NULL:
+ * bandit defaults). -EINVAL for bad parameters, -ENOMEM.
+ */
+int epoch_init(struct epoch_state *s, const struct epoch_params *p,
+	       const struct act_grid *grid, const struct bandit_params *bp);
+void epoch_free(struct epoch_state *s);
+
+/* The learner's name as logged. */
+const char *epoch_learner_name(int learner);
+
+/*
+ * One step: @e the epoch's telemetry, @x its context (CTX_DIM values from
+ * ctx_build), @ts the time (s since 1970). -EINVAL on bad input, with @s
+ * unchanged; otherwise 0 even if the learner rejected the update (then
+ * o->update_err says why).
+ */
+int epoch_step(struct epoch_state *s, const struct ctx_epoch *e,
+	       const double *x, double ts, struct epoch_out *o);
+
+/*
+ * Changes the parameters (SIGHUP). The learner kind must stay the same
+ * (-EINVAL otherwise: the caller makes a new state).
+ */
+int epoch_reconfigure(struct epoch_state *s, const struct epoch_params *p);
+
+/*
+ * The learner on disk (modelfile.h, version EPOCH_MODEL_VERSION, payload a
+ * bandit_save record). Save: -EINVAL without a learner. Load: -ENOENT when
+ * there is no file; -EINVAL when it was corrupt (moved aside by
+ * modelfile_load) or of another kind or shape (left in place, to be
+ * overwritten by the next save), reason in @err; @s keeps its learner
+ * unless it returns 0.
+ */
+int epoch_model_save(const struct epoch_state *s, const char *path, char *err,
+		     size_t errlen);
+int epoch_model_load(struct epoch_state *s, const char *path, char *err,
+		     size_t errlen);
+
+#endif /* INDIGO_EPOCH_H */

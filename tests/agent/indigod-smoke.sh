@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# indigod's lifecycle without the module (it keeps retrying the connection):
+# config errors, SIGHUP reloads, SIGTERM saves and exits 0, warm start,
+# corrupt model moved aside. Usage: tests/agent/indigod-smoke.sh [build/indigod]
+set -u
+bin=${1:-build/indigod}
+t=$(mktemp -d /tmp/indigod-smoke.XXXXXX)
+trap 'rm -rf "$t"' EXIT
+fails=0
+ok() { echo "PASS $1"; }
+no() { echo "FAIL $1: $2"; fails=$((fails + 1)); }
+conf() { printf '[agent]\nlearner = %s\nstate_dir = %s/st\nlog_path = %s/d.jsonl\nmetrics_path =\n' "$1" "$t" "$t" >"$t/c.conf"; }
+mkdir -p "$t/st"
+
+"$bin" -c "$t/none.conf" --set agent.epoch_ms=0 2>"$t/e0"
+rc=$?
+[ $rc = 1 ] && grep -q '^<3>indigod: --set agent.epoch_ms: 0 is out of range' "$t/e0" &&
+	ok bad-override || no bad-override "rc $rc: $(cat "$t/e0")"
+printf '[agent]\nbogus = 1\n' >"$t/bad.conf"
+"$bin" -c "$t/bad.conf" 2>"$t/e1"
+rc=$?
+[ $rc = 1 ] && grep -q "bad.conf:2: " "$t/e1" && ok bad-file || no bad-file "rc $rc: $(cat "$t/e1")"
+
+conf linucb
+"$bin" -c "$t/c.conf" 2>"$t/e2" &
+p=$!
+sleep 0.5
+conf thompson
+kill -HUP $p
+sleep 0.5
+kill -TERM $p
+wait $p
+rc=$?
+[ $rc = 0 ] && ok sigterm-exit-0 || no sigterm-exit-0 "rc $rc"
+grep -q 'cannot reach the module' "$t/e2" && ok no-module-logged || no no-module-logged "$(cat "$t/e2")"
+grep -q 'learner thompson' "$t/e2" && ok sighup-switches-learner || no sighup-switches-learner "$(cat "$t/e2")"
+[ -f "$t/st/default-linucb.model" ] && [ -f "$t/st/default-thompson.model" ] &&
+	ok models-saved || no models-saved "$(ls "$t/st")"
+
+"$bin" -c "$t/c.conf" 2>"$t/e3" &
+p=$!
+sleep 0.5
+kill -INT $p
+wait $p
+grep -q 'warm start: loaded .*default-thompson.model' "$t/e3" && ok warm-start || no warm-start "$(cat "$t/e3")"
+
+printf 'garbage' | dd of="$t/st/default-thompson.model" bs=1 seek=100 conv=notrunc 2>/dev/null
+"$bin" -c "$t/c.conf" 2>"$t/e4" &
+p=$!
+sleep 0.5
+kill -TERM $p
+wait $p
+rc=$?
+[ $rc = 0 ] && grep -q '^<4>indigod: .*moved to .*corrupt-.*; starting fresh' "$t/e4" &&
+	ls "$t"/st/default-thompson.model.corrupt-* >/dev/null 2>&1 &&
+	ok corrupt-moved-aside || no corrupt-moved-aside "rc $rc: $(cat "$t/e4")"
+echo "indigod smoke: $fails failed"
+[ $fails = 0 ]

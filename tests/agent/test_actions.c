@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Tests for agent/policy/actions.c: the grid, its policies, nearest arms. */
+#include <check.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "actions.h"
+
+START_TEST(default_grid)
+{
+	struct act_grid g;
+	struct act_policy p;
+
+	actions_grid_default(&g);
+	ck_assert_uint_eq(actions_count(&g), 17);
+	ck_assert_uint_eq(actions_deny_arm(&g), 16);
+	/* arm 6 = burst[1], rate[2] */
+	ck_assert_int_eq(actions_policy(&g, 6, 3000, 777, &p), 0);
+	ck_assert_uint_eq(p.mode, ACT_MODE_GATE);
+	ck_assert_uint_eq(p.burst_min_ms, 50);
+	ck_assert_uint_eq(p.rate_min_mhz, 10000);
+	ck_assert_uint_eq(p.rate_cap_pps, 3000);
+	ck_assert_uint_eq(p.free_min_kib, 777);
+	ck_assert_uint_eq(p.set, ACT_SET_MODE | ACT_SET_RATE_MIN |
+		ACT_SET_BURST_MIN | ACT_SET_FREE_MIN | ACT_SET_RATE_CAP);
+	/* arm 15 = burst[3], rate[3] */
+	ck_assert_int_eq(actions_policy(&g, 15, 1, 2, &p), 0);
+	ck_assert_uint_eq(p.burst_min_ms, 1000);
+	ck_assert_uint_eq(p.rate_min_mhz, 100000);
+	/* deny: mode only */
+	ck_assert_int_eq(actions_policy(&g, 16, 3000, 777, &p), 0);
+	ck_assert_uint_eq(p.mode, ACT_MODE_DENY);
+	ck_assert_uint_eq(p.set, ACT_SET_MODE);
+	ck_assert_uint_eq(p.rate_cap_pps, 0);
+	ck_assert_int_eq(actions_policy(&g, 17, 3000, 777, &p), -EINVAL);
+}
+END_TEST
+
+START_TEST(custom_grid)
+{
+	static const uint32_t b[] = { 10, 20, 30 }, r[] = { 5, 500 };
+	static const uint32_t bad[] = { 10, 10 };
+	struct act_grid g;
+	struct act_policy p;
+
+	ck_assert_int_eq(actions_grid_init(&g, b, 3, r, 2), 0);
+	ck_assert_uint_eq(actions_count(&g), 7);
+	ck_assert_int_eq(actions_policy(&g, 5, 0, 0, &p), 0);
+	ck_assert_uint_eq(p.burst_min_ms, 30);
+	ck_assert_uint_eq(p.rate_min_mhz, 500);
+	ck_assert_int_eq(actions_policy(&g, 6, 0, 0, &p), 0);
+	ck_assert_uint_eq(p.mode, ACT_MODE_DENY);
+	/* refused: not increasing, empty, too long; g untouched */
+	ck_assert_int_eq(actions_grid_init(&g, bad, 2, r, 2), -EINVAL);
+	ck_assert_int_eq(actions_grid_init(&g, b, 0, r, 2), -EINVAL);
+	ck_assert_int_eq(actions_grid_init(&g, b, 3, r, ACT_GRID_MAX + 1),
+			 -EINVAL);
+	ck_assert_uint_eq(actions_count(&g), 7);
+}
+END_TEST
+
+START_TEST(nearest)
+{
+	struct act_grid g;
+
+	actions_grid_default(&g);	/* rates 100 1000 10000 100000 */
+	ck_assert_uint_eq(actions_nearest_rate(&g, 0), 0);
+	ck_assert_uint_eq(actions_nearest_rate(&g, 100), 0);
+	ck_assert_uint_eq(actions_nearest_rate(&g, 250), 0);
+	ck_assert_uint_eq(actions_nearest_rate(&g, 400), 1);
+	ck_assert_uint_eq(actions_nearest_rate(&g, 2900), 1);
+	ck_assert_uint_eq(actions_nearest_rate(&g, 3500), 2);
+	ck_assert_uint_eq(actions_nearest_rate(&g, UINT32_MAX), 3);
+}
+END_TEST
+
+static Suite *actions_suite(void)
+{
+	Suite *s = suite_create("actions");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, default_grid);
+	tcase_add_test(tc, custom_grid);
+	tcase_add_test(tc, nearest);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(actions_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

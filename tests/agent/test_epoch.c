@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for agent/policy/epoch.c: one agent epoch without a kernel.
+ *
+ * The reference link of test_costmodel.c: 100 Gb/s, 900 vs 100 ns, 4 KiB
+ * pages, k = 2 us; over 1 s the break-even rate is 2.9096 accesses/s, so the
+ * heuristic's threshold is 2910 mHz and its arm in the default grid is the
+ * one with rate 1000 mHz (log-nearest; 3163 is the midpoint to 10000) and
+ * burst 0: arm 1. Rate cap at share 0.1: floor(0.1 * 12.5e9 / 4096) =
+ * 305175 pages/s; watermark 262144 + 305175 * 4 KiB = 1482844 KiB.
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "epoch.h"
+
+static struct epoch_params ref_params(int learner, unsigned int warmup)
+{
+	struct epoch_params p = {
+		.learner = learner,
+		.warmup = warmup,
+		.link = {
+			.bandwidth = cm_gbps_to_bytes_per_s(100.0),
+			.far_ns = 900.0,
+			.local_ns = 100.0,
+			.page_bytes = CM_PAGE_BYTES_DEFAULT,
+			.k_ns = 2000.0,
+		},
+		.epoch_s = 1.0,
+		.rate_cap_share = 0.1,
+		.free_min_kib = 262144,
+	};
+
+	return p;
+}
+
+/* context: the bias and one more feature */
+static void ctx(double *x, double f)
+{
+	memset(x, 0, sizeof(double) * CTX_DIM);
+	x[CTX_F_BIAS] = 1.0;
+	x[CTX_F_FAULTS] = f;
+}
+
+START_TEST(heuristic_steps)
+{
+	struct epoch_params p = ref_params(CONFIG_LEARNER_HEURISTIC, 0);
+	struct ctx_epoch e = { .ms = 1000 };
+	struct epoch_state s;
+	struct epoch_out o;
+	double x0[CTX_DIM], x1[CTX_DIM];
+	double want;
+
+	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), 0);
+	ck_assert_ptr_null(s.b);
+	ctx(x0, 0.25);
+	ck_assert_int_eq(epoch_step(&s, &e, x0, 100.0, &o), 0);
+	ck_assert(!o.have_rec);
+	ck_assert_uint_eq(o.arm, 1);
+	ck_assert_double_eq(o.propensity, 1.0);
+	ck_assert_str_eq(o.by, "heuristic");
+	ck_assert_uint_eq(o.pol.mode, ACT_MODE_GATE);
+	ck_assert_uint_eq(o.pol.rate_min_mhz, 1000);
+	ck_assert_uint_eq(o.pol.burst_min_ms, 0);
+	ck_assert_uint_eq(o.pol.rate_cap_pps, 305175);
+	ck_assert_uint_eq(o.pol.free_min_kib, 1482844);
+
+	/*
+	 * 100 promotions at p50 5000 mHz (above the arm's 1000): 100 * 5 Hz *
+	 * 800 ns * 1 s saved, 100 * 2.32768 us spent.
+	 */
+	e.allowed = 100;
+	e.rate_p50 = 5000;
+	ctx(x1, 0.5);
+	ck_assert_int_eq(epoch_step(&s, &e, x1, 101.0, &o), 0);
+	ck_assert(o.have_rec);
+	want = 100 * 5 * 800e-9 - 100 * 2.32768e-6;
+	ck_assert_double_eq_tol(o.rec.reward, want, 1e-15);
+	ck_assert_uint_eq(o.rec.epoch, 0);
+	ck_assert_double_eq(o.rec.ts, 100.0);
+	ck_assert_uint_eq(o.rec.action, 1);
+	ck_assert_double_eq(o.rec.propensity, 1.0);
+	ck_assert_str_eq(o.rec.learner, "heuristic");
+	ck_assert_uint_eq(o.rec.ncontext, CTX_DIM);
+	ck_assert_double_eq(o.rec.context[CTX_F_FAULTS], 0.25);
+
+	/* p50 below the threshold: the threshold is the rate estimate */
+	e.rate_p50 = 10;
+	e.allowed = 1000;
+	ck_assert_int_eq(epoch_step(&s, &e, x1, 102.0, &o), 0);
+	want = 1000 * 1.0 * 800e-9 - 1000 * 2.32768e-6;
+	ck_assert_double_eq_tol(o.rec.reward, want, 1e-15);
+	ck_assert(o.rec.reward < 0);
+	ck_assert_uint_eq(o.rec.epoch, 1);
+
+	/* after deny nothing was promoted: reward 0 whatever is reported */
+	s.last_pol.mode = ACT_MODE_DENY;
+	ck_assert_int_eq(epoch_step(&s, &e, x1, 103.0, &o), 0);
+	ck_assert_double_eq(o.rec.reward, 0.0);
+
+	/* half-second epoch: the heuristic's threshold doubles to 5820 mHz */
+	e.ms = 500;
+	ck_assert_int_eq(epoch_step(&s, &e, x1, 104.0, &o), 0);
+	ck_assert_uint_eq(o.arm, 2);
+	ck_assert_uint_eq(o.pol.rate_min_mhz, 10000);
+	ck_assert_uint_eq(o.pol.free_min_kib, 262144 + 610350);
+	ck_assert_uint_eq(s.decisions, 5);
+	epoch_free(&s);
+}
+END_TEST
+
+START_TEST(bad_input)
+{
+	struct epoch_params p = ref_params(CONFIG_LEARNER_LINUCB, 0);
+	struct ctx_epoch e = { .ms = 1000 };
+	struct epoch_state s;
+	struct epoch_out o;
+	double x[CTX_DIM];
+
+	ctx(x, 0.5);
+	p.link.far_ns = 50;	/* not above local */
+	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), -EINVAL);
+	p = ref_params(CONFIG_LEARNER_LINUCB, 0);
+	p.rate_cap_share = 0;
+	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), -EINVAL);
+	p = ref_params(CONFIG_LEARNER_LINUCB, 0);
+	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), 0);
+	x[3] = NAN;
+	ck_assert_int_eq(epoch_step(&s, &e, x, 1.0, &o), -EINVAL);
+	ck_assert_uint_eq(s.decisions, 0);
+	ck_assert(!s.have_last);
+	x[3] = 0;
+	ck_assert_int_eq(epoch_step(&s, &e, x, INFINITY, &o), -EINVAL);
+	/* another learner kind cannot be swapped in by reconfiguring */
+	p.learner = CONFIG_LEARNER_THOMPSON;
+	ck_assert_int_eq(epoch_reconfigure(&s, &p), -EINVAL);
+	p = ref_params(CONFIG_LEARNER_LINUCB, 7);
+	ck_assert_int_eq(epoch_reconfigure(&s, &p), 0);
+	ck_assert_uint_eq(s.p.warmup, 7);
+	epoch_free(&s);
+}
+END_TEST
+
+START_TEST(learner_takes_over)
+{
+	struct epoch_params p = ref_params(CONFIG_LEARNER_LINUCB, 2);
+	struct ctx_epoch e = { .ms = 1000, .allowed = 100, .rate_p50 = 5000 };
+	struct epoch_state s;
+	struct epoch_out o;
+	double x[CTX_DIM], theta[CTX_DIM], r;
+	uint64_t n;
+
+	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), 0);
+	ck_assert_ptr_nonnull(s.b);
+	ck_assert_uint_eq(bandit_arms(s.b), 17);
+	ck_assert_uint_eq(bandit_dim(s.b), CTX_DIM);
+	ctx(x, 0.0);		/* x = e0 */
+	ck_assert_int_eq(epoch_step(&s, &e, x, 1.0, &o), 0);
+	ck_assert_str_eq(o.by, "heuristic");
+	ck_assert_int_eq(epoch_step(&s, &e, x, 2.0, &o), 0);
+	ck_assert_str_eq(o.by, "heuristic");
+	ck_assert_int_eq(o.update_err, 0);
+	ck_assert_uint_eq(s.updates, 1);
+	/*
+	 * One update of arm 1 at x = e0 with lambda 1: theta_0 = r / 2, r the
+	 * reward in ms per s of epoch.
+	 */
+	r = (100 * 5 * 800e-9 - 100 * 2.32768e-6) * 1000.0;
+	ck_assert_int_eq(bandit_arm_theta(s.b, 1, theta), 0);
+	ck_assert_double_eq_tol(theta[0], r / 2, 1e-12);
+	ck_assert_double_eq_tol(theta[1], 0.0, 1e-15);
+	ck_assert_int_eq(epoch_step(&s, &e, x, 3.0, &o), 0);
+	ck_assert_uint_eq(s.updates, 2);
+	ck_assert_str_eq(o.by, "linucb");
+	ck_assert_double_eq(o.propensity, 1.0);
+	ck_assert_int_eq(bandit_arm_updates(s.b, 1, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	/* the record of a learner decision names it */
+	ck_assert_int_eq(epoch_step(&s, &e, x, 4.0, &o), 0);
+	ck_assert_str_eq(o.rec.learner, "linucb");
+	ck_assert_uint_eq(s.updates, 3);
+	epoch_free(&s);
+}
+END_TEST
+
+START_TEST(thompson_propensity)
+{
+	struct epoch_params p = ref_params(CONFIG_LEARNER_THOMPSON, 0);
+	struct ctx_epoch e = { .ms = 1000, .allowed = 10, .rate_p50 = 5000 };
+	struct epoch_state s;
+	struct epoch_out o;
+	double x[CTX_DIM];
+	int i;
+
+	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), 0);
+	ctx(x, 0.5);
+	for (i = 0; i < 20; i++) {
+		ck_assert_int_eq(epoch_step(&s, &e, x, i, &o), 0);
+		ck_assert_str_eq(o.by, "thompson");	/* warmup 0 */
+		ck_assert(o.propensity > 0 && o.propensity <= 1);
+		ck_assert_uint_lt(o.arm, 17);
+	}
+	ck_assert_uint_eq(s.updates, 19);
+	epoch_free(&s);
+}
+END_TEST
+
+static char dir[64];
+
+START_TEST(model_files)
+{
+	struct epoch_params p = ref_params(CONFIG_LEARNER_LINUCB, 0);
+	struct ctx_epoch e = { .ms = 1000, .allowed = 100, .rate_p50 = 5000 };
+	struct epoch_state s, t, u;
+	struct epoch_out o, o2;
+	char path[128], aside[128], err[256];
+	double x[CTX_DIM], th1[CTX_DIM], th2[CTX_DIM];
+	struct stat st;
+	FILE *f;
+	int i;
+
+	snprintf(dir, sizeof(dir), "/tmp/indigo-epoch-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/app.model", dir);
+
+	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), 0);
+	ck_assert_int_eq(epoch_init(&t, &p, NULL, NULL), 0);
+	ck_assert_int_eq(epoch_model_load(&t, path, err, sizeof(err)),
+			 -ENOENT);
+	ctx(x, 0.3);
+	for (i = 0; i < 10; i++)
+		ck_assert_int_eq(epoch_step(&s, &e, x, i, &o), 0);
+	ck_assert_int_eq(epoch_model_save(&s, path, err, sizeof(err)), 0);
+	ck_assert_int_eq(epoch_model_load(&t, path, err, sizeof(err)), 0);
+	ck_assert_uint_eq(t.updates, 9);
+	ck_assert_int_eq(bandit_arm_theta(s.b, o.arm, th1), 0);
+	ck_assert_int_eq(bandit_arm_theta(t.b, o.arm, th2), 0);
+	ck_assert_mem_eq(th1, th2, sizeof(th1));
+	/* the loaded learner decides as the saved one would */
+	ck_assert_int_eq(epoch_step(&s, &e, x, 11, &o), 0);
+	ck_assert_int_eq(epoch_step(&t, &e, x, 11, &o2), 0);
+	ck_assert_uint_eq(o2.arm, o.arm);
+
+	/* another kind: refused, the file stays, t keeps its learner */
+	p.learner = CONFIG_LEARNER_THOMPSON;
+	ck_assert_int_eq(epoch_init(&u, &p, NULL, NULL), 0);
+	ck_assert_int_eq(epoch_model_load(&u, path, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "another shape"));
+	ck_assert_uint_eq(u.updates, 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+
+	/* corrupt: one byte flipped in the payload; moved aside */
+	f = fopen(path, "r+");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseek(f, 40, SEEK_SET), 0);
+	ck_assert_int_eq(fputc(0x5a ^ 0xff, f), 0x5a ^ 0xff);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(epoch_model_load(&t, path, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(stat(path, &st), -1);
+	ck_assert_uint_eq(t.updates, 9);	/* kept its own */
+	/* the heuristic has nothing to save */
+	epoch_free(&u);
+	p.learner = CONFIG_LEARNER_HEURISTIC;
+	ck_assert_int_eq(epoch_init(&u, &p, NULL, NULL), 0);
+	ck_assert_int_eq(epoch_model_save(&u, path, err, sizeof(err)), -EINVAL);
+
+	epoch_free(&s);
+	epoch_free(&t);
+	epoch_free(&u);
+	snprintf(aside, sizeof(aside), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(aside), 0);
+}
+END_TEST
+
+static Suite *epoch_suite(void)
+{
+	Suite *s = suite_create("epoch");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, heuristic_steps);
+	tcase_add_test(tc, bad_input);
+	tcase_add_test(tc, learner_takes_over);
+	tcase_add_test(tc, thompson_propensity);
+	tcase_add_test(tc, model_files);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(epoch_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,93 @@
+#!/bin/sh
+# indigod in the QEMU guest (busybox sh, as /test.sh): module + agent +
+# workload. Node 1 is the CPU-less far node. One line per check: PASS name,
+# or FAIL name: reason; run-guest.sh judges the console.
+
+KO=/lib/modules/indigo.ko
+D=/sys/kernel/debug/indigo
+failed=0
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; failed=1; }
+mode() { awk '$1 == "mode" { print $2 }' $D/policy; }
+gen() { awk '$1 == "generation" || $1 == "gen" { print $2 }' $D/policy; }
+
+echo 1 >/proc/sys/kernel/numa_balancing
+for d in /sys/kernel/debug/sched/numa_balancing /proc/sys/kernel; do
+	for k in scan_delay_ms:50 scan_period_min_ms:100 scan_period_max_ms:400 scan_size_mb:64; do
+		f=$d/${k%%:*}
+		[ -e "$f" ] || f=$d/numa_balancing_${k%%:*}
+		[ -e "$f" ] && echo "${k#*:}" >"$f"
+	done
+done
+
+insmod $KO epoch_ms=500 && pass insmod || { fail insmod "insmod failed"; exit 1; }
+mkdir -p /tmp/st
+cat >/tmp/indigod.conf <<CONF
+[agent]
+learner = linucb
+state_dir = /tmp/st
+log_path = /tmp/decisions.jsonl
+metrics_path = /tmp/metrics.prom
+CONF
+
+indigod -c /tmp/indigod.conf --set bandit.warmup=3 --save-every 5 2>/tmp/agent.log &
+AG=$!
+sleep 2		# the agent's policy is in force before the workload starts
+farmem --pages 1024 --hot 256 --seconds 8 | tail -n 1
+sleep 1
+n=$(wc -l </tmp/decisions.jsonl 2>/dev/null || echo 0)
+[ "$n" -ge 3 ] && pass decisions-logged || fail decisions-logged "$n lines"
+head -n 2 /tmp/decisions.jsonl
+m=$(mode)
+case "$m" in gate | deny) pass policy-set ;; *) fail policy-set "mode $m" ;; esac
+indigoctl policy | grep -q "mode" && pass indigoctl-policy || fail indigoctl-policy "$(indigoctl policy 2>&1)"
+grep -q '^indigod_epochs_total [1-9]' /tmp/metrics.prom && pass metrics ||
+	fail metrics "$(cat /tmp/metrics.prom 2>&1 | head -n 3)"
+nz=$(grep -cE '"reward":(-|[1-9]|0\.)' /tmp/decisions.jsonl)
+grep -oE '"action":[0-9]+,"propensity":[^,]*,"reward":[^,]*' /tmp/decisions.jsonl | head -n 12
+echo "records with a non-zero reward: $nz of $(wc -l </tmp/decisions.jsonl)"
+[ "$nz" -ge 1 ] && pass rewards-computed || fail rewards-computed "every reward 0"
+grep -q '"learner":"linucb"' /tmp/decisions.jsonl && pass learner-decides ||
+	fail learner-decides "no linucb decisions after warmup"
+
+# the module goes away and comes back: the agent reconnects, re-applies
+rmmod indigo && pass rmmod-under-agent || fail rmmod-under-agent "rmmod failed"
+sleep 5
+insmod $KO epoch_ms=500
+sleep 3
+m=$(mode)
+case "$m" in gate | deny) pass policy-reapplied ;; *) fail policy-reapplied "mode $m" ;; esac
+grep -q 'lost the module' /tmp/agent.log && pass noticed-unload || fail noticed-unload "no log line"
+[ "$(grep -c 'connected to the module' /tmp/agent.log)" -ge 2 ] && pass reconnected ||
+	fail reconnected "$(grep -c 'connected to the module' /tmp/agent.log) connections"
+
+# SIGTERM: saves and exits 0
+kill -TERM $AG
+wait $AG
+rc=$?
+[ "$rc" = 0 ] && pass sigterm-exit-0 || fail sigterm-exit-0 "rc $rc"
+ls /tmp/st/*.model >/dev/null 2>&1 && pass model-saved || fail model-saved "$(ls /tmp/st)"
+
+# restart: warm start from the saved model; link figures from a counter
+indigod -c /tmp/indigod.conf --set bandit.warmup=3 --set link.source=counter \
+	--set link.counter_path=/sys/class/net/lo/statistics/tx_bytes 2>/tmp/agent2.log &
+AG=$!
+sleep 3
+grep -q 'warm start' /tmp/agent2.log && pass warm-start || fail warm-start "$(head -n 8 /tmp/agent2.log)"
+grep -q 'link 100 Gb/s' /tmp/agent2.log && ! grep -q 'using the configured' /tmp/agent2.log &&
+	pass counter-source || fail counter-source "$(grep -m 3 'link\|tx_bytes' /tmp/agent2.log)"
+# kill -9: the module keeps the last policy
+m=$(mode)
+kill -9 $AG
+wait $AG 2>/dev/null
+sleep 2
+[ "$(mode)" = "$m" ] && pass policy-kept-after-kill9 || fail policy-kept-after-kill9 "$m -> $(mode)"
+farmem --pages 128 --hot 32 --seconds 3 | tail -n 1 && pass workload-after-kill9 ||
+	fail workload-after-kill9 "farmem failed"
+
+echo "--- agent log"
+cat /tmp/agent.log | head -n 40
+grep -q 'Oops\|BUG:\|WARNING:' /dev/null
+rmmod indigo
+exit $failed

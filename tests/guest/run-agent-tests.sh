@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# indigod with the module in a QEMU guest (6.12 unless given): builds the
+# initramfs with indigod, indigoctl, farmem and the module, runs
+# agent-checks.sh in it.
+#
+# Usage: run-agent-tests.sh [6.1|6.12]
+# Env:   INDIGOD_BIN=PATH  another indigod build (e.g. with ASan), named indigod
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+logs=${INDIGO_GUEST_LOGS:-$top/build/guest}
+mkdir -p "$logs"
+k=${1:-6.12}
+read -r release vmlinuz kdir < <("$here/kernels.sh" "$k")
+echo "== guest $release"
+ko=$("$here/build-ko.sh" "$kdir" "$top/build/ko/$release")
+initrd=$logs/agent-$release.cpio.gz
+"$here/mkinitramfs.sh" "$initrd" --script "$here/agent-checks.sh" --ko "$ko" \
+	--bin "${INDIGOD_BIN:-$top/build/indigod}" --bin "$top/build/indigoctl" --bin "$top/build/farmem"
+"$here/run-guest.sh" --kernel "$vmlinuz" --initrd "$initrd" --timeout 900 \
+	--log "$logs/agent-$release.log"
