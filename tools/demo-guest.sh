@@ -4,11 +4,7 @@
 D=/sys/kernel/debug/indigo
 say() { echo; echo "=== $*"; }
 
-echo 1 >/proc/sys/kernel/numa_balancing
-d=/sys/kernel/debug/sched/numa_balancing
-for k in scan_delay_ms:50 scan_period_min_ms:100 scan_period_max_ms:400 scan_size_mb:64; do
-	[ -e "$d/${k%%:*}" ] && echo "${k#*:}" >"$d/${k%%:*}"
-done
+numa-fast
 
 say "guest: kernel $(uname -r); node 1 has $(awk '/MemTotal/ {print $4, $5}' /sys/devices/system/node/node1/meminfo) and CPUs '$(cat /sys/devices/system/node/node1/cpulist)'"
 say "insmod indigo.ko (loads in observe mode)"

@@ -12,14 +12,7 @@ fail() { echo "FAIL $1: $2"; failed=1; }
 mode() { awk '$1 == "mode" { print $2 }' $D/policy; }
 gen() { awk '$1 == "generation" || $1 == "gen" { print $2 }' $D/policy; }
 
-echo 1 >/proc/sys/kernel/numa_balancing
-for d in /sys/kernel/debug/sched/numa_balancing /proc/sys/kernel; do
-	for k in scan_delay_ms:50 scan_period_min_ms:100 scan_period_max_ms:400 scan_size_mb:64; do
-		f=$d/${k%%:*}
-		[ -e "$f" ] || f=$d/numa_balancing_${k%%:*}
-		[ -e "$f" ] && echo "${k#*:}" >"$f"
-	done
-done
+numa-fast
 
 insmod $KO epoch_ms=500 && pass insmod || { fail insmod "insmod failed"; exit 1; }
 mkdir -p /tmp/st

@@ -23,23 +23,10 @@ kv() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 field() { echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k { print $2 }'; }
 kernel_ok() { ! dmesg | grep -qE 'Oops|BUG:|WARNING:|general protection|Call Trace'; }
 
-# NUMA balancing, scanning fast enough that a test takes seconds, not minutes.
-numa_fast() {
-	echo 1 >/proc/sys/kernel/numa_balancing
-	for d in /sys/kernel/debug/sched/numa_balancing /proc/sys/kernel; do
-		[ -e "$d/scan_delay_ms" ] || [ -e "$d/numa_balancing_scan_delay_ms" ] || continue
-		for k in scan_delay_ms:50 scan_period_min_ms:100 scan_period_max_ms:400 scan_size_mb:64; do
-			f=$d/${k%%:*}
-			[ -e "$f" ] || f=$d/numa_balancing_${k%%:*}
-			[ -e "$f" ] && echo "${k#*:}" >"$f"
-		done
-	done
-}
-
 farmem_run() { farmem --pages 256 --hot 64 --seconds "${SECS:-8}" "$@" | tail -n 1; }
 
 echo "guest kernel $(uname -r)"
-numa_fast
+numa-fast
 [ -z "$(cat /sys/devices/system/node/node1/cpulist)" ] && pass node1-cpuless ||
 	fail node1-cpuless "node 1 has CPUs"
 

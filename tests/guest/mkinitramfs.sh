@@ -94,6 +94,8 @@ add_bin() {
 	done < <(awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' <<<"$libs")
 }
 
+# every guest gets the shared helpers of tests/guest (scripts: no libraries)
+install -m 0755 "$(dirname "$0")/numa-fast.sh" "$root/bin/numa-fast"
 for b in "${bins[@]}"; do
 	add_bin "$b"
 done

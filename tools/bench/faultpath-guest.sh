@@ -6,11 +6,7 @@ ROUNDS=${ROUNDS:-7}
 SECS=${SECS:-5}
 PAGES=${PAGES:-4096}
 
-echo 1 >/proc/sys/kernel/numa_balancing
-d=/sys/kernel/debug/sched/numa_balancing
-for k in scan_delay_ms:50 scan_period_min_ms:100 scan_period_max_ms:100 scan_size_mb:256; do
-	[ -e "$d/${k%%:*}" ] && echo "${k#*:}" >"$d/${k%%:*}"
-done
+numa-fast 100 100 256
 
 hint_faults() { awk '$1 == "numa_hint_faults" { print $2 }' /proc/vmstat; }
 
