@@ -72,20 +72,20 @@ $(B) $(B)/unit $(B)/unit-san $(B)/agent-tests $(B)/agent-tests-san:
 
 # Unit tests: the kernel's pure core compiled unchanged, under Check; once
 # plain and once with ASan/UBSan. Valgrind runs over the plain build.
-$(B)/unit/%: tests/unit/%.c tests/unit/unit.h $(CORE_SRC) kmod/core.h | $(B)/unit
+$(B)/unit/%: tests/unit/%.c tests/unit/unit.h tests/unit/check_main.h $(CORE_SRC) kmod/core.h | $(B)/unit
 	$(CC) $(CPPFLAGS_U) -O1 -g $(WARN) $(CHECK_CFLAGS) $< $(CORE_SRC) $(CHECK_LIBS) -o $@
 
-$(B)/unit-san/%: tests/unit/%.c tests/unit/unit.h $(CORE_SRC) kmod/core.h | $(B)/unit-san
+$(B)/unit-san/%: tests/unit/%.c tests/unit/unit.h tests/unit/check_main.h $(CORE_SRC) kmod/core.h | $(B)/unit-san
 	$(CC) $(CPPFLAGS_U) -O1 -g $(WARN) -fsanitize=address,undefined \
 		-fno-sanitize-recover=all $(CHECK_CFLAGS) $< $(CORE_SRC) $(CHECK_LIBS) -o $@
 
-$(B)/agent-tests/%: tests/agent/%.c $(AGENT_LIB) $(AGENT_HDR) | $(B)/agent-tests
-	$(CC) -O2 -g $(WARN) -D_GNU_SOURCE $(AGENT_CFLAGS) $(CHECK_CFLAGS) $< $(AGENT_LIB) \
+$(B)/agent-tests/%: tests/agent/%.c tests/unit/check_main.h $(AGENT_LIB) $(AGENT_HDR) | $(B)/agent-tests
+	$(CC) -O2 -g $(WARN) -D_GNU_SOURCE -Itests/unit $(AGENT_CFLAGS) $(CHECK_CFLAGS) $< $(AGENT_LIB) \
 		$(CHECK_LIBS) $(AGENT_LIBS) -o $@
 
-$(B)/agent-tests-san/%: tests/agent/%.c $(AGENT_LIB) $(AGENT_HDR) | $(B)/agent-tests-san
+$(B)/agent-tests-san/%: tests/agent/%.c tests/unit/check_main.h $(AGENT_LIB) $(AGENT_HDR) | $(B)/agent-tests-san
 	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -fsanitize=address,undefined -fno-sanitize-recover=all \
-		$(AGENT_CFLAGS) $(CHECK_CFLAGS) $< $(AGENT_LIB) $(CHECK_LIBS) $(AGENT_LIBS) -o $@
+		-Itests/unit $(AGENT_CFLAGS) $(CHECK_CFLAGS) $< $(AGENT_LIB) $(CHECK_LIBS) $(AGENT_LIBS) -o $@
 
 check-unit: $(UNIT) $(UNIT_SAN) $(AGENT_T) $(AGENT_T_SAN)
 	@set -e; for t in $(UNIT) $(AGENT_T); do echo "== $$t"; $$t; done

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Tests for agent/policy/actions.c: the grid, its policies, nearest arms. */
-#include <check.h>
+#include "check_main.h"
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -89,11 +89,5 @@ static Suite *actions_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(actions_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(actions_suite());
 }

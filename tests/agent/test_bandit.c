@@ -8,7 +8,7 @@
  * same on every run; statistical checks use 4-5 standard errors of margin
  * around exactly computed expectations.
  */
-#include <check.h>
+#include "check_main.h"
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -1188,11 +1188,5 @@ static Suite *bandit_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(bandit_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(bandit_suite());
 }

@@ -4,7 +4,7 @@
  * line it names, all-or-nothing application, --set overrides, files.
  * Run from the repository root (the example file is read from there).
  */
-#include <check.h>
+#include "check_main.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -584,11 +584,5 @@ static Suite *config_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(config_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(config_suite());
 }

@@ -3,7 +3,7 @@
  * Tests for agent/policy/context.c: meminfo parsing, a fake sysfs node tree,
  * and every feature of the context vector on hand-computed values.
  */
-#include <check.h>
+#include "check_main.h"
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -273,11 +273,5 @@ static Suite *context_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(context_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(context_suite());
 }

@@ -10,7 +10,7 @@
  *	d_latency  = 900 - 100           = 800 ns     = 8e-7 s
  *	break-even over dT = 1 s: 2.32768e-6 / (1 * 8e-7) = 2.9096 accesses/s
  */
-#include <check.h>
+#include "check_main.h"
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -362,11 +362,5 @@ static Suite *costmodel_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(costmodel_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(costmodel_suite());
 }

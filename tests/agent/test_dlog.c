@@ -3,7 +3,7 @@
  * Tests for agent/policy/dlog.c: the decision log's format, round trip,
  * rotation by size and the reader's handling of damaged files.
  */
-#include <check.h>
+#include "check_main.h"
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -588,11 +588,5 @@ static Suite *dlog_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(dlog_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(dlog_suite());
 }

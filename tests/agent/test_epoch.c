@@ -9,7 +9,7 @@
  * burst 0: arm 1. Rate cap at share 0.1: floor(0.1 * 12.5e9 / 4096) =
  * 305175 pages/s; watermark 262144 + 305175 * 4 KiB = 1482844 KiB.
  */
-#include <check.h>
+#include "check_main.h"
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -296,11 +296,5 @@ static Suite *epoch_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(epoch_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(epoch_suite());
 }

@@ -6,7 +6,7 @@
  * max_rel_diff), because the inverses here shrink like 1/n as updates
  * accumulate and an absolute bound would pass whatever the code did.
  */
-#include <check.h>
+#include "check_main.h"
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -435,11 +435,5 @@ static Suite *linalg_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(linalg_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(linalg_suite());
 }

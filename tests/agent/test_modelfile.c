@@ -4,7 +4,7 @@
  * file moved aside with its reason, no temporary file left behind, and
  * safe names from application keys.
  */
-#include <check.h>
+#include "check_main.h"
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -525,11 +525,5 @@ static Suite *modelfile_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(modelfile_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(modelfile_suite());
 }

@@ -4,7 +4,7 @@
  * from known logging policies, where the target policy's true value is
  * known in closed form.
  */
-#include <check.h>
+#include "check_main.h"
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -441,11 +441,5 @@ static Suite *ope_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(ope_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(ope_suite());
 }
