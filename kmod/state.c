@@ -171,10 +171,21 @@ void indigo_cand_add(const struct indigo_cand *c)
 {
 	bool full;
 
+	/*
+	 * Once an epoch's buffer is full every further fault would only count
+	 * a drop: do that without the lock (a racing take merely costs one
+	 * candidate more or less).
+	 */
+	if (READ_ONCE(indigo.ncands) >= indigo.cand_max) {
+		atomic64_inc(&indigo.cand_dropped);
+		return;
+	}
 	spin_lock(&indigo.cand_lock);
 	full = indigo.ncands >= indigo.cand_max;
-	if (!full)
-		indigo.cands[indigo.ncands++] = *c;
+	if (!full) {
+		indigo.cands[indigo.ncands] = *c;
+		WRITE_ONCE(indigo.ncands, indigo.ncands + 1);
+	}
 	spin_unlock(&indigo.cand_lock);
 	if (full)
 		atomic64_inc(&indigo.cand_dropped);
@@ -187,7 +198,7 @@ u32 indigo_cands_take(struct indigo_cand *out)
 	spin_lock(&indigo.cand_lock);
 	n = indigo.ncands;
 	memcpy(out, indigo.cands, array_size(n, sizeof(*out)));
-	indigo.ncands = 0;
+	WRITE_ONCE(indigo.ncands, 0);
 	spin_unlock(&indigo.cand_lock);
 	return n;
 }
