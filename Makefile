@@ -79,11 +79,11 @@ $(B)/unit-san/%: tests/unit/%.c tests/unit/unit.h tests/unit/check_main.h $(CORE
 	$(CC) $(CPPFLAGS_U) -O1 -g $(WARN) -fsanitize=address,undefined \
 		-fno-sanitize-recover=all $(CHECK_CFLAGS) $< $(CORE_SRC) $(CHECK_LIBS) -o $@
 
-$(B)/agent-tests/%: tests/agent/%.c tests/unit/check_main.h $(AGENT_LIB) $(AGENT_HDR) | $(B)/agent-tests
+$(B)/agent-tests/%: tests/agent/%.c tests/unit/check_main.h tests/agent/trng.h $(AGENT_LIB) $(AGENT_HDR) | $(B)/agent-tests
 	$(CC) -O2 -g $(WARN) -D_GNU_SOURCE -Itests/unit $(AGENT_CFLAGS) $(CHECK_CFLAGS) $< $(AGENT_LIB) \
 		$(CHECK_LIBS) $(AGENT_LIBS) -o $@
 
-$(B)/agent-tests-san/%: tests/agent/%.c tests/unit/check_main.h $(AGENT_LIB) $(AGENT_HDR) | $(B)/agent-tests-san
+$(B)/agent-tests-san/%: tests/agent/%.c tests/unit/check_main.h tests/agent/trng.h $(AGENT_LIB) $(AGENT_HDR) | $(B)/agent-tests-san
 	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-Itests/unit $(AGENT_CFLAGS) $(CHECK_CFLAGS) $< $(AGENT_LIB) $(CHECK_LIBS) $(AGENT_LIBS) -o $@
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include "bandit.h"
 #include "linalg.h"
+#include "trng.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -29,48 +30,6 @@ static const enum bandit_kind kinds[] = {
  * in loops of 10^4-10^5 rounds costs more than the code under test, most of
  * all under valgrind. Hot loops therefore count failures and assert once.
  */
-
-/* ---- the tests' own generator: splitmix64 + Box-Muller */
-
-struct trng {
-	uint64_t s;
-};
-
-static uint64_t trng_next(struct trng *g)
-{
-	uint64_t z = (g->s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* (0, 1) */
-static double trng_unit(struct trng *g)
-{
-	return ((double)(trng_next(g) >> 11) + 0.5) * 0x1.0p-53;
-}
-
-/* [-1, 1) */
-static double trng_sym(struct trng *g)
-{
-	return (double)(trng_next(g) >> 11) * 0x1.0p-52 - 1;
-}
-
-static double trng_normal(struct trng *g)
-{
-	double u = trng_unit(g), v = trng_unit(g);
-
-	return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
-}
-
-static void rand_vec(struct trng *g, double *x, unsigned int d)
-{
-	unsigned int i;
-
-	for (i = 0; i < d; i++)
-		x[i] = trng_sym(g);
-}
 
 static struct bandit *mk(enum bandit_kind kind, unsigned int d, unsigned int K,
 			 const struct bandit_params *p)

@@ -14,39 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "linalg.h"
+#include "trng.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define D	16
 #define N_SM	10000
-
-/* The tests' own generator: splitmix64, independent of the learners'. */
-struct trng {
-	uint64_t s;
-};
-
-static uint64_t trng_next(struct trng *g)
-{
-	uint64_t z = (g->s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* [-1, 1) */
-static double trng_sym(struct trng *g)
-{
-	return (double)(trng_next(g) >> 11) * 0x1.0p-52 - 1;
-}
-
-static void rand_vec(struct trng *g, double *x, unsigned int d)
-{
-	unsigned int i;
-
-	for (i = 0; i < d; i++)
-		x[i] = trng_sym(g);
-}
 
 /* A = B B^T + d I: symmetric positive definite, condition number modest */
 static void rand_spd(struct trng *g, double *a, unsigned int d)
