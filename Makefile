@@ -37,6 +37,18 @@ AGENT_T_SRC := $(wildcard tests/agent/test_*.c)
 AGENT_T := $(patsubst tests/agent/%.c,$(B)/agent-tests/%,$(AGENT_T_SRC))
 AGENT_T_SAN := $(patsubst tests/agent/%.c,$(B)/agent-tests-san/%,$(AGENT_T_SRC))
 
+# Components with rules of their own (eBPF, simulator, GPU tier) live in
+# their directories' .mk files. Each may add programs to PROGS, sources,
+# flags and libraries to indigod (INDIGOD_*), test targets to CHECK_MORE and
+# benchmark targets to BENCH_MORE.
+INDIGOD_SRC :=
+INDIGOD_CFLAGS :=
+INDIGOD_LIBS :=
+INDIGOD_DEPS :=
+CHECK_MORE :=
+BENCH_MORE :=
+-include bpf/bpf.mk tools/sim/sim.mk agent/gpu/gpu.mk
+
 .PHONY: all module programs check check-unit check-style check-guest check-agent demo \
 	bench install install-dkms uninstall setup clean
 
@@ -56,10 +68,10 @@ programs: $(PROGS)
 $(B)/indigoctl: tools/indigoctl.c agent/modlink.c $(CORE_SRC) | $(B)
 	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(NL_CFLAGS) $^ $(NL_LIBS) -o $@
 
-$(B)/indigod: agent/indigod.c agent/modlink.c $(CORE_SRC) $(AGENT_LIB) | $(B)
-	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(AGENT_CFLAGS) $(NL_CFLAGS) \
-		$(shell pkg-config --cflags libsystemd 2>/dev/null) $^ $(NL_LIBS) \
-		$(AGENT_LIBS) $(shell pkg-config --libs libsystemd 2>/dev/null) -o $@
+$(B)/indigod: agent/indigod.c agent/modlink.c $(CORE_SRC) $(AGENT_LIB) $(INDIGOD_SRC) $(INDIGOD_DEPS) | $(B)
+	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(AGENT_CFLAGS) $(NL_CFLAGS) $(INDIGOD_CFLAGS) \
+		$(shell pkg-config --cflags libsystemd 2>/dev/null) $(filter %.c,$^) $(NL_LIBS) \
+		$(AGENT_LIBS) $(INDIGOD_LIBS) $(shell pkg-config --libs libsystemd 2>/dev/null) -o $@
 
 $(B)/farmem: tools/farmem.c | $(B)
 	$(CC) $(CFLAGS_U) $^ -lnuma -o $@
@@ -116,6 +128,7 @@ check: setup
 	$(MAKE) check-style
 	$(MAKE) check-guest
 	$(MAKE) check-agent
+	$(if $(CHECK_MORE),$(MAKE) $(CHECK_MORE))
 
 demo: setup programs
 	tools/demo.sh
@@ -124,7 +137,7 @@ BENCH_CF := -O2 -g $(WARN)
 $(B)/bandit_bench: tools/bench/bandit_bench.c agent/learn/bandit.c agent/learn/linalg.c | $(B)
 	$(CC) $(BENCH_CF) -Iagent/learn -DBENCH_CFLAGS='"$(BENCH_CF)"' $^ -lm -o $@
 
-bench: setup programs $(B)/bandit_bench
+bench: setup programs $(B)/bandit_bench $(BENCH_MORE)
 	tools/bench/faultpath.sh
 	{ echo "# Learner speed: choose + update at d = 16, K = 32"; echo; \
 	  echo "Measured $$(date -u +%Y-%m-%d) with \`make bench\` ($(B)/bandit_bench), on the"; \

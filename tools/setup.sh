@@ -20,6 +20,13 @@ pkgs=(
 	libinih-dev libjson-c-dev libsystemd-dev
 	redis-server redis-tools stress-ng dkms
 )
+# Each component lists what it needs more, one package per line.
+for list in "$top"/tools/packages.d/*.list; do
+	[ -e "$list" ] || continue
+	while read -r p _; do
+		case "$p" in ''|'#'*) ;; *) pkgs+=("$p") ;; esac
+	done <"$list"
+done
 
 missing=()
 for p in "${pkgs[@]}"; do
