@@ -39,12 +39,15 @@ AGENT_T_SAN := $(patsubst tests/agent/%.c,$(B)/agent-tests-san/%,$(AGENT_T_SRC))
 
 # Components with rules of their own (eBPF, simulator, GPU tier) live in
 # their directories' .mk files. Each may add programs to PROGS, sources,
-# flags and libraries to indigod (INDIGOD_*), test targets to CHECK_MORE and
+# flags and libraries to indigod (INDIGOD_*) and indigoctl (INDIGOCTL_*), test targets to CHECK_MORE and
 # benchmark targets to BENCH_MORE.
 INDIGOD_SRC :=
 INDIGOD_CFLAGS :=
 INDIGOD_LIBS :=
 INDIGOD_DEPS :=
+INDIGOCTL_SRC :=
+INDIGOCTL_CFLAGS :=
+INDIGOCTL_LIBS :=
 CHECK_MORE :=
 BENCH_MORE :=
 -include bpf/bpf.mk tools/sim/sim.mk agent/gpu/gpu.mk
@@ -65,8 +68,9 @@ module:
 
 programs: $(PROGS)
 
-$(B)/indigoctl: tools/indigoctl.c agent/modlink.c $(CORE_SRC) | $(B)
-	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(NL_CFLAGS) $^ $(NL_LIBS) -o $@
+$(B)/indigoctl: tools/indigoctl.c agent/modlink.c $(CORE_SRC) $(INDIGOCTL_SRC) | $(B)
+	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(NL_CFLAGS) $(INDIGOCTL_CFLAGS) $(filter %.c,$^) \
+		$(NL_LIBS) $(INDIGOCTL_LIBS) -o $@
 
 $(B)/indigod: agent/indigod.c agent/modlink.c $(CORE_SRC) $(AGENT_LIB) $(INDIGOD_SRC) $(INDIGOD_DEPS) | $(B)
 	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(AGENT_CFLAGS) $(NL_CFLAGS) $(INDIGOD_CFLAGS) \
