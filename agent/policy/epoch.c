@@ -91,9 +91,10 @@ static int heuristic_arm(const struct epoch_state *s, double dt_s,
 	return 0;
 }
 
-/* The reward (s) of the last action given epoch @e. */
-static int last_reward(const struct epoch_state *s, const struct ctx_epoch *e,
-		       double dt_s, double *reward)
+/* The cost-model reward (s) of the last action given epoch @e. */
+static int telemetry_reward(const struct epoch_state *s,
+			    const struct ctx_epoch *e, double dt_s,
+			    double *reward)
 {
 	double rate_hz;
 	uint32_t r;
@@ -109,17 +110,71 @@ static int last_reward(const struct epoch_state *s, const struct ctx_epoch *e,
 			       e->allowed, dt_s, reward);
 }
 
+static bool feedback_ok(const struct epoch_feedback *fb)
+{
+	switch (fb->kind) {
+	case EPOCH_FB_TELEMETRY:
+	case EPOCH_FB_NONE:
+		return true;
+	case EPOCH_FB_PROMOTED:
+		return isfinite(fb->rate_sum_hz) && fb->rate_sum_hz >= 0;
+	case EPOCH_FB_PROGRESS:
+		return isfinite(fb->progress) &&
+		       isfinite(fb->progress_scale) && fb->progress_scale > 0;
+	}
+	return false;
+}
+
+/*
+ * The last action's reward as the learner sees it (@learn) and as it is
+ * logged (@reward).
+ */
+static int last_reward(const struct epoch_state *s, const struct ctx_epoch *e,
+		       const struct epoch_feedback *fb, double dt_s,
+		       double *reward, double *learn)
+{
+	int ret;
+
+	switch (fb->kind) {
+	case EPOCH_FB_PROMOTED:
+		ret = cm_epoch_reward(&s->p.link, fb->rate_sum_hz,
+				      fb->npromoted, dt_s, reward);
+		break;
+	case EPOCH_FB_PROGRESS:
+		*reward = fb->progress / fb->progress_scale;
+		*learn = *reward;
+		return 0;
+	default:
+		ret = telemetry_reward(s, e, dt_s, reward);
+		break;
+	}
+	*learn = *reward * 1000.0 / dt_s;
+	return ret;
+}
+
 int epoch_step(struct epoch_state *s, const struct ctx_epoch *e,
 	       const double *x, double ts, struct epoch_out *o)
 {
-	double dt_s, reward = 0.0, prop = 1.0;
+	return epoch_step_fb(s, e, NULL, x, ts, o);
+}
+
+int epoch_step_fb(struct epoch_state *s, const struct ctx_epoch *e,
+		  const struct epoch_feedback *fb, const double *x, double ts,
+		  struct epoch_out *o)
+{
+	static const struct epoch_feedback telemetry = {
+		.kind = EPOCH_FB_TELEMETRY,
+	};
+	double dt_s, reward = 0.0, learn = 0.0, prop = 1.0;
 	unsigned int arm, i;
 	uint32_t cap;
 	uint64_t wm;
 	const char *by;
 	int ret;
 
-	if (!s || !e || !x || !o || !isfinite(ts))
+	if (!fb)
+		fb = &telemetry;
+	if (!s || !e || !x || !o || !isfinite(ts) || !feedback_ok(fb))
 		return -EINVAL;
 	for (i = 0; i < CTX_DIM; i++)
 		if (!isfinite(x[i]))
@@ -128,14 +183,13 @@ int epoch_step(struct epoch_state *s, const struct ctx_epoch *e,
 	memset(o, 0, sizeof(*o));
 
 	/* 1-3: the previous decision's reward, update and record. */
-	if (s->have_last) {
-		ret = last_reward(s, e, dt_s, &reward);
+	if (s->have_last && fb->kind != EPOCH_FB_NONE) {
+		ret = last_reward(s, e, fb, dt_s, &reward, &learn);
 		if (ret)
 			return ret;
 		if (s->b) {
 			o->update_err = bandit_update(s->b, s->last_x,
-						      s->last_arm,
-						      reward * 1000.0 / dt_s);
+						      s->last_arm, learn);
 			if (!o->update_err)
 				s->updates++;
 		}

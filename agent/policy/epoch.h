@@ -13,9 +13,14 @@
  *	   reward = cm_epoch_reward(link, npromoted * rate, npromoted, epoch)
  *	in seconds of stall time (negative when promotions cost more than
  *	they save; 0 under the deny arm, which promotes nothing);
- *   2. teaches the learner (x[t-1], a[t-1], r) with r scaled to
- *	milliseconds saved per second of epoch (reward * 1000 / epoch), so
- *	that alpha and v of the config are in sensible units;
+ *	When the caller knows better (struct epoch_feedback), the reward is
+ *	instead the cost model on the pages the agent itself promoted, with
+ *	their own rates (executor "agent"), or the application's progress
+ *	per second divided by a scale (reward source "progress");
+ *   2. teaches the learner (x[t-1], a[t-1], r) with a cost-model r scaled
+ *	to milliseconds saved per second of epoch (reward * 1000 / epoch), so
+ *	that alpha and v of the config are in sensible units (a progress
+ *	reward goes in as it is);
  *   3. completes the decision-log record of step t-1 (dlog.h);
  *   4. chooses a[t] for x[t] with its propensity: the learner's, or the
  *	network-adaptive heuristic (propensity 1) when the learner is
@@ -89,6 +94,22 @@ void epoch_free(struct epoch_state *s);
 /* The learner's name as logged. */
 const char *epoch_learner_name(int learner);
 
+/* What the reward of the last action is made of (epoch_step_fb). */
+enum epoch_fb_kind {
+	EPOCH_FB_TELEMETRY,	/* the module's counters and quantiles */
+	EPOCH_FB_PROMOTED,	/* exactly these promotions (executor agent) */
+	EPOCH_FB_PROGRESS,	/* the application's progress */
+	EPOCH_FB_NONE,		/* no reward known: no update, no record */
+};
+
+struct epoch_feedback {
+	int kind;			/* enum epoch_fb_kind */
+	uint64_t npromoted;		/* EPOCH_FB_PROMOTED */
+	double rate_sum_hz;		/*   their access rates, summed */
+	double progress;		/* EPOCH_FB_PROGRESS: units per second */
+	double progress_scale;		/*   units per second worth 1 (> 0) */
+};
+
 /*
  * One step: @e the epoch's telemetry, @x its context (CTX_DIM values from
  * ctx_build), @ts the time (s since 1970). -EINVAL on bad input, with @s
@@ -97,6 +118,11 @@ const char *epoch_learner_name(int learner);
  */
 int epoch_step(struct epoch_state *s, const struct ctx_epoch *e,
 	       const double *x, double ts, struct epoch_out *o);
+
+/* The same with the last action's reward from @fb (NULL: telemetry). */
+int epoch_step_fb(struct epoch_state *s, const struct ctx_epoch *e,
+		  const struct epoch_feedback *fb, const double *x, double ts,
+		  struct epoch_out *o);
 
 /*
  * Changes the parameters (SIGHUP). The learner kind must stay the same

@@ -191,6 +191,61 @@ START_TEST(learner_takes_over)
 }
 END_TEST
 
+/* The reward from what the caller knows: its promotions, or progress. */
+START_TEST(feedback_rewards)
+{
+	struct epoch_params p = ref_params(CONFIG_LEARNER_LINUCB, 100);
+	struct ctx_epoch e = { .ms = 1000, .allowed = 100, .rate_p50 = 5000 };
+	struct epoch_feedback fb = {
+		.kind = EPOCH_FB_PROMOTED, .npromoted = 10, .rate_sum_hz = 400,
+	};
+	struct epoch_state s;
+	struct epoch_out o;
+	double x[CTX_DIM], theta[CTX_DIM], want;
+
+	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), 0);
+	ctx(x, 0.0);
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 1.0, &o), 0);
+	ck_assert(!o.have_rec);
+
+	/* 10 pages at 400 Hz in all, not the module's 100 at p50 */
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 2.0, &o), 0);
+	want = 400 * 800e-9 - 10 * 2.32768e-6;
+	ck_assert(o.have_rec);
+	ck_assert_double_eq_tol(o.rec.reward, want, 1e-15);
+
+	/* no reward known: neither an update nor a record */
+	fb.kind = EPOCH_FB_NONE;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 3.0, &o), 0);
+	ck_assert(!o.have_rec);
+	ck_assert_uint_eq(s.updates, 1);
+
+	/* progress: 5000 units/s at a scale of 1000 is a reward of 5 */
+	fb.kind = EPOCH_FB_PROGRESS;
+	fb.progress = 5000;
+	fb.progress_scale = 1000;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 4.0, &o), 0);
+	ck_assert(o.have_rec);
+	ck_assert_double_eq(o.rec.reward, 5.0);
+	ck_assert_uint_eq(s.updates, 2);
+	/* the learner got 5 as it is: arm 1 saw r1 then 5 at x = e0 */
+	ck_assert_int_eq(bandit_arm_theta(s.b, o.rec.action, theta), 0);
+	ck_assert_double_eq_tol(theta[0], (want * 1000.0 + 5.0) / 3, 1e-12);
+
+	/* a bad scale or a non-finite figure changes nothing */
+	fb.progress_scale = 0;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 5.0, &o), -EINVAL);
+	fb.kind = EPOCH_FB_PROMOTED;
+	fb.rate_sum_hz = NAN;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 5.0, &o), -EINVAL);
+	fb.kind = 42;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 5.0, &o), -EINVAL);
+	ck_assert_uint_eq(s.updates, 2);
+	ck_assert_uint_eq(s.decisions, 4);
+	epoch_free(&s);
+}
+END_TEST
+
 START_TEST(thompson_propensity)
 {
 	struct epoch_params p = ref_params(CONFIG_LEARNER_THOMPSON, 0);
@@ -288,6 +343,7 @@ static Suite *epoch_suite(void)
 	tcase_add_test(tc, heuristic_steps);
 	tcase_add_test(tc, bad_input);
 	tcase_add_test(tc, learner_takes_over);
+	tcase_add_test(tc, feedback_rewards);
 	tcase_add_test(tc, thompson_propensity);
 	tcase_add_test(tc, model_files);
 	suite_add_tcase(s, tc);

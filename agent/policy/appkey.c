@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The application a model belongs to (appkey.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "appkey.h"
+
+static int copy_key(const char *s, size_t len, char *out, size_t outlen)
+{
+	size_t i;
+
+	if (!len)
+		return -EINVAL;
+	if (len >= outlen)
+		return -ENAMETOOLONG;
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return -EINVAL;
+	memcpy(out, s, len);
+	out[len] = '\0';
+	return 0;
+}
+
+int appkey_from_cgroup(const char *text, char *out, size_t outlen)
+{
+	const char *line = text, *end;
+
+	if (!text || !out || !outlen)
+		return -EINVAL;
+	for (; *line; line = *end ? end + 1 : end) {
+		end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line);
+		if (strncmp(line, "0::", 3))
+			continue;
+		line += 3;
+		if (*line != '/')
+			return -EINVAL;
+		if (end - line == 1)
+			return copy_key("root", 4, out, outlen);
+		return copy_key(line + 1, end - line - 1, out, outlen);
+	}
+	return -ENOENT;
+}
+
+int appkey_from_comm(const char *text, char *out, size_t outlen)
+{
+	if (!text || !out || !outlen)
+		return -EINVAL;
+	return copy_key(text, strcspn(text, "\n"), out, outlen);
+}
+
+static int by_pid(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+uint32_t appkey_top_pid(const struct promote_cand *c, size_t n)
+{
+	uint32_t *pid, best = 0;
+	size_t i, run = 0, most = 0;
+
+	if (!n)
+		return 0;
+	pid = malloc(n * sizeof(*pid));
+	if (!pid)
+		return c[0].pid;	/* no memory: any candidate's will do */
+	for (i = 0; i < n; i++)
+		pid[i] = c[i].pid;
+	qsort(pid, n, sizeof(*pid), by_pid);
+	for (i = 0; i < n; i++) {
+		run = i && pid[i] == pid[i - 1] ? run + 1 : 1;
+		if (run > most) {
+			most = run;
+			best = pid[i];
+		}
+	}
+	free(pid);
+	return best;
+}
+
+bool appkey_observe(struct appkey_switch *sw, const char *key,
+		    unsigned int hold)
+{
+	if (!strcmp(key, sw->cur)) {
+		sw->streak = 0;
+		return false;
+	}
+	if (sw->streak && !strcmp(key, sw->next)) {
+		sw->streak++;
+	} else {
+		snprintf(sw->next, sizeof(sw->next), "%s", key);
+		sw->streak = 1;
+	}
+	if (sw->streak < hold)
+		return false;
+	snprintf(sw->cur, sizeof(sw->cur), "%s", key);
+	sw->streak = 0;
+	return true;
+}

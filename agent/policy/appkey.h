@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Which application's model indigod uses: one model per application, named
+ * by its cgroup (v2 path) or its command name, of the process behind most
+ * of the epoch's hot-page candidates. A change of application is followed
+ * only after it held for a few epochs, so that a passing process does not
+ * make the agent swap models back and forth.
+ *
+ * Pure C: the daemon reads /proc/PID/cgroup or /proc/PID/comm and hands the
+ * text in. Functions return 0 or a negative errno; none prints.
+ */
+#ifndef INDIGO_APPKEY_H
+#define INDIGO_APPKEY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "promote.h"
+
+#define APPKEY_MAX	96	/* a key, with its NUL */
+
+/*
+ * The key of a process from its /proc/PID/cgroup text: the cgroup v2 line
+ * ("0::/system.slice/redis.service") as "system.slice/redis.service", or
+ * "root" for "/". -ENOENT when there is no v2 line, -EINVAL when it is
+ * malformed, -ENAMETOOLONG when the key does not fit @outlen.
+ */
+int appkey_from_cgroup(const char *text, char *out, size_t outlen);
+
+/* The key from /proc/PID/comm text: the name without its newline. */
+int appkey_from_comm(const char *text, char *out, size_t outlen);
+
+/* The pid with the most candidates in @c[0..n) (lowest on ties); 0 if none. */
+uint32_t appkey_top_pid(const struct promote_cand *c, size_t n);
+
+struct appkey_switch {
+	char cur[APPKEY_MAX];		/* the application now modelled */
+	char next[APPKEY_MAX];		/* a different one seen lately */
+	unsigned int streak;		/* epochs in a row it was seen */
+};
+
+/*
+ * One epoch's application @key. True when the agent should switch to it
+ * now: it differs from the current one and was seen @hold epochs in a row.
+ * On true, sw->cur becomes @key.
+ */
+bool appkey_observe(struct appkey_switch *sw, const char *key,
+		    unsigned int hold);
+
+#endif /* INDIGO_APPKEY_H */

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The agent executor's choice of pages and its promotion budget
+ * (promote.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "promote.h"
+
+/* Hottest first; ties by pid, then address, so equal pages are adjacent. */
+static int hotter(const void *pa, const void *pb)
+{
+	const struct promote_cand *a = pa, *b = pb;
+
+	if (a->rate_mhz != b->rate_mhz)
+		return a->rate_mhz > b->rate_mhz ? -1 : 1;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return 0;
+}
+
+/* Same process and address: same order key except the rate. */
+static int by_page(const void *pa, const void *pb)
+{
+	const struct promote_cand *a = pa, *b = pb;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if (a->rate_mhz != b->rate_mhz)
+		return a->rate_mhz > b->rate_mhz ? -1 : 1;
+	return 0;
+}
+
+size_t promote_pick(struct promote_cand *c, size_t n, uint32_t rate_min_mhz,
+		    uint32_t burst_min_ms, uint64_t page_bytes)
+{
+	uint64_t mask = page_bytes ? ~(page_bytes - 1) : ~0ULL;
+	size_t i, kept = 0;
+
+	for (i = 0; i < n; i++) {
+		if (c[i].rate_mhz < rate_min_mhz || c[i].burst_ms < burst_min_ms)
+			continue;
+		c[kept] = c[i];
+		c[kept].addr &= mask;
+		kept++;
+	}
+	/* a page seen twice in the epoch: keep its hottest sighting */
+	qsort(c, kept, sizeof(*c), by_page);
+	n = kept;
+	kept = 0;
+	for (i = 0; i < n; i++) {
+		if (kept && c[kept - 1].pid == c[i].pid &&
+		    c[kept - 1].addr == c[i].addr)
+			continue;
+		c[kept++] = c[i];
+	}
+	qsort(c, kept, sizeof(*c), hotter);
+	return kept;
+}
+
+int promote_budget(struct promote_bucket *b, double now_s, double rate_pps,
+		   double max_tokens, uint64_t *pages)
+{
+	if (!b || !pages || !isfinite(now_s) || !isfinite(rate_pps) ||
+	    rate_pps <= 0 || !isfinite(max_tokens) || max_tokens < 1)
+		return -EINVAL;
+	if (!b->primed) {
+		/* a fresh agent may use one full epoch's worth at once */
+		b->tokens = max_tokens;
+		b->at = now_s;
+		b->primed = 1;
+	} else if (now_s > b->at) {
+		b->tokens += (now_s - b->at) * rate_pps;
+		b->at = now_s;
+	}
+	if (b->tokens > max_tokens)
+		b->tokens = max_tokens;
+	*pages = (uint64_t)floor(b->tokens);
+	return 0;
+}
+
+void promote_spend(struct promote_bucket *b, uint64_t n)
+{
+	b->tokens -= (double)n;
+	if (b->tokens < 0)
+		b->tokens = 0;
+}

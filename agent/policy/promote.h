@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Executor "agent": which of the module's hot-page candidates the agent
+ * promotes itself, and how many it may promote. Pure C, no system calls:
+ * agent/executor.c does the moving.
+ *
+ * The module sends every page it observed (up to its cand_max per epoch),
+ * with the page's access rate and burst duration. The agent keeps those
+ * that pass the chosen policy's thresholds, one entry per page, hottest
+ * first, and moves at most what the cost model's rate cap allows: a token
+ * bucket of rate_cap_pps pages per second holding at most one epoch's worth.
+ *
+ * Functions return 0 or a negative errno; none prints.
+ */
+#ifndef INDIGO_PROMOTE_H
+#define INDIGO_PROMOTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct promote_cand {
+	uint64_t addr;			/* user virtual address */
+	uint32_t pid, node;		/* process, the far node it is on */
+	uint32_t rate_mhz, burst_ms;
+};
+
+/*
+ * Keeps in @c[0..n) the candidates with rate >= @rate_min_mhz and burst >=
+ * @burst_min_ms, one per (pid, page of @page_bytes), the hottest first
+ * (then by pid and address, so the order is deterministic). Returns how
+ * many are kept; the entries beyond are left in unspecified order.
+ */
+size_t promote_pick(struct promote_cand *c, size_t n, uint32_t rate_min_mhz,
+		    uint32_t burst_min_ms, uint64_t page_bytes);
+
+struct promote_bucket {
+	double tokens;			/* pages that may move now */
+	double at;			/* time of the last refill, s */
+	int primed;			/* at is valid */
+};
+
+/*
+ * Refills @b at @rate_pps (> 0) up to @max_tokens for the time since the
+ * last call (@now_s, monotonic seconds) and returns how many whole pages
+ * may move now. -EINVAL for bad figures.
+ */
+int promote_budget(struct promote_bucket *b, double now_s, double rate_pps,
+		   double max_tokens, uint64_t *pages);
+
+/* Spends @n pages of @b (after they moved, or were tried). */
+void promote_spend(struct promote_bucket *b, uint64_t n);
+
+#endif /* INDIGO_PROMOTE_H */

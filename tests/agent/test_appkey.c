@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Tests for agent/policy/appkey.c: which application a model belongs to. */
+#include "check_main.h"
+#include <errno.h>
+#include <string.h>
+
+#include "appkey.h"
+
+START_TEST(cgroup_keys)
+{
+	char k[APPKEY_MAX], tiny[8];
+
+	ck_assert_int_eq(appkey_from_cgroup("0::/system.slice/redis.service\n",
+					    k, sizeof(k)), 0);
+	ck_assert_str_eq(k, "system.slice/redis.service");
+	/* hybrid hierarchy: the v2 line is found among v1 ones */
+	ck_assert_int_eq(appkey_from_cgroup("12:cpu,cpuacct:/x\n0::/app\n1:name=systemd:/y\n",
+					    k, sizeof(k)), 0);
+	ck_assert_str_eq(k, "app");
+	ck_assert_int_eq(appkey_from_cgroup("0::/\n", k, sizeof(k)), 0);
+	ck_assert_str_eq(k, "root");
+	ck_assert_int_eq(appkey_from_cgroup("3:memory:/a\n", k, sizeof(k)), -ENOENT);
+	ck_assert_int_eq(appkey_from_cgroup("", k, sizeof(k)), -ENOENT);
+	ck_assert_int_eq(appkey_from_cgroup("0::relative\n", k, sizeof(k)), -EINVAL);
+	ck_assert_int_eq(appkey_from_cgroup("0::/a\tb\n", k, sizeof(k)), -EINVAL);
+	ck_assert_int_eq(appkey_from_cgroup("0::/a-long-name\n", tiny, sizeof(tiny)),
+			 -ENAMETOOLONG);
+}
+END_TEST
+
+START_TEST(comm_keys)
+{
+	char k[APPKEY_MAX];
+
+	ck_assert_int_eq(appkey_from_comm("redis-server\n", k, sizeof(k)), 0);
+	ck_assert_str_eq(k, "redis-server");
+	ck_assert_int_eq(appkey_from_comm("\n", k, sizeof(k)), -EINVAL);
+}
+END_TEST
+
+START_TEST(top_pid)
+{
+	struct promote_cand c[] = {
+		{ .pid = 9 }, { .pid = 4 }, { .pid = 9 }, { .pid = 4 }, { .pid = 2 },
+	};
+
+	ck_assert_uint_eq(appkey_top_pid(c, 5), 4);	/* tie: lower pid */
+	ck_assert_uint_eq(appkey_top_pid(c, 3), 9);
+	ck_assert_uint_eq(appkey_top_pid(c, 0), 0);
+}
+END_TEST
+
+START_TEST(switch_needs_a_streak)
+{
+	struct appkey_switch sw = { .cur = "default" };
+
+	ck_assert(!appkey_observe(&sw, "default", 3));
+	ck_assert(!appkey_observe(&sw, "redis", 3));
+	ck_assert(!appkey_observe(&sw, "redis", 3));
+	/* an interruption restarts the count */
+	ck_assert(!appkey_observe(&sw, "sqlite", 3));
+	ck_assert(!appkey_observe(&sw, "redis", 3));
+	ck_assert(!appkey_observe(&sw, "redis", 3));
+	ck_assert(appkey_observe(&sw, "redis", 3));
+	ck_assert_str_eq(sw.cur, "redis");
+	ck_assert(!appkey_observe(&sw, "redis", 3));
+	/* hold 1: at once */
+	ck_assert(appkey_observe(&sw, "default", 1));
+	ck_assert_str_eq(sw.cur, "default");
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("appkey");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, cgroup_keys);
+	tcase_add_test(tc, comm_keys);
+	tcase_add_test(tc, top_pid);
+	tcase_add_test(tc, switch_needs_a_streak);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return unit_run(suite());
+}
