@@ -72,10 +72,10 @@ $(B)/indigoctl: tools/indigoctl.c agent/modlink.c $(CORE_SRC) $(INDIGOCTL_SRC) |
 	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(NL_CFLAGS) $(INDIGOCTL_CFLAGS) $(filter %.c,$^) \
 		$(NL_LIBS) $(INDIGOCTL_LIBS) -o $@
 
-$(B)/indigod: agent/indigod.c agent/modlink.c $(CORE_SRC) $(AGENT_LIB) $(INDIGOD_SRC) $(INDIGOD_DEPS) | $(B)
+$(B)/indigod: agent/indigod.c agent/modlink.c agent/executor.c agent/status.c $(CORE_SRC) $(AGENT_LIB) $(INDIGOD_SRC) $(INDIGOD_DEPS) | $(B)
 	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(AGENT_CFLAGS) $(NL_CFLAGS) $(INDIGOD_CFLAGS) \
 		$(shell pkg-config --cflags libsystemd 2>/dev/null) $(filter %.c,$^) $(NL_LIBS) \
-		$(AGENT_LIBS) $(INDIGOD_LIBS) $(shell pkg-config --libs libsystemd 2>/dev/null) -o $@
+		$(AGENT_LIBS) $(INDIGOD_LIBS) -lnuma $(shell pkg-config --libs libsystemd 2>/dev/null) -o $@
 
 $(B)/farmem: tools/farmem.c | $(B)
 	$(CC) $(CFLAGS_U) $^ -lnuma -o $@

@@ -29,7 +29,10 @@
 #include <systemd/sd-daemon.h>
 
 #include "modlink.h"
+#include "executor.h"
+#include "status.h"
 #include "actions.h"
+#include "appkey.h"
 #include "config.h"
 #include "context.h"
 #include "costmodel.h"
@@ -54,6 +57,8 @@ _Static_assert(CTX_DIM <= DLOG_CONTEXT_MAX, "context fits the log");
 #define PROBE_MS		3000	/* silence after which the link is probed */
 #define K_NS			2000.0	/* fixed cost of one migration */
 #define SAVE_EVERY_DEFAULT	60
+#define APP_HOLD		3	/* epochs before following a new application */
+#define PIDS_MAX		65536	/* candidates' pids looked at per epoch */
 
 #define LOG_ERR		3
 #define LOG_WARNING	4
@@ -67,7 +72,7 @@ struct daemon {
 	const char *conf_path;
 	const char *sets[MAX_SETS];
 	size_t nsets;
-	const char *app;
+	char app[APPKEY_MAX];		/* whose model is in use */
 	const char *sysfs;
 	unsigned int save_every;
 
@@ -80,6 +85,24 @@ struct daemon {
 
 	bool have_pol;
 	struct act_policy pol;		/* the last policy chosen */
+	unsigned int arm;
+	const char *by;
+	double propensity;
+
+	/* executor "agent" */
+	struct executor *ex;
+	uint64_t agent_moved, agent_failed;
+	int ex_err;			/* last move_pages error logged */
+
+	/* reward source "progress" */
+	bool have_prog, prog_warned;
+	uint64_t prog_prev;
+	struct timespec prog_at;
+
+	/* agent.model_key cgroup or comm: the candidates' processes */
+	uint32_t pids[PIDS_MAX];
+	size_t npids;
+	struct appkey_switch sw;
 	uint64_t epochs, enobufs, reconnects, set_errors, log_errors;
 	uint64_t since_save;
 	double last_reward;
@@ -131,12 +154,17 @@ static int setup_signals(void)
 	return 0;
 }
 
-static double now_s(void)
+static double clock_s(clockid_t clk)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
+	clock_gettime(clk, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double now_s(void)
+{
+	return clock_s(CLOCK_REALTIME);
 }
 
 static int64_t ms_since(const struct timespec *t)
@@ -200,11 +228,12 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 			d->sets[d->nsets++] = optarg;
 			break;
 		case 'a':
-			if (!*optarg) {
-				logmsg(LOG_ERR, "--app: empty");
+			if (!*optarg || strlen(optarg) >= sizeof(d->app)) {
+				logmsg(LOG_ERR, "--app: empty or longer than %zu bytes",
+				       sizeof(d->app) - 1);
 				return -EINVAL;
 			}
-			d->app = optarg;
+			snprintf(d->app, sizeof(d->app), "%s", optarg);
 			break;
 		case 'e':
 			if (parse_uint(optarg, &d->save_every) || !d->save_every) {
@@ -284,10 +313,6 @@ static uint64_t pick_seed(void)
 
 static void warn_unsupported(const struct indigod_config *c)
 {
-	if (c->agent.executor != CONFIG_EXECUTOR_KERNEL)
-		logmsg(LOG_WARNING,
-		       "executor=%s is not implemented yet: the module's gate applies the policy (kernel)",
-		       config_executor_name(c->agent.executor));
 	if (c->link.source == CONFIG_LINK_NETSCOPE)
 		logmsg(LOG_WARNING,
 		       "link source=%s is not implemented yet: using the configured fixed figures",
@@ -455,7 +480,8 @@ static void apply_policy(struct daemon *d)
 	if (!d->ml || !d->have_pol)
 		return;
 	memset(&req, 0, sizeof(req));
-	req.p.mode = d->pol.mode;
+	/* executor "agent": the kernel must not move the pages the agent does */
+	req.p.mode = d->ex ? ACT_MODE_DENY : d->pol.mode;
 	req.p.rate_min = d->pol.rate_min_mhz;
 	req.p.burst_min = d->pol.burst_min_ms;
 	req.p.free_min = d->pol.free_min_kib;
@@ -539,6 +565,132 @@ static void measure_link(struct daemon *d)
 	epoch_reconfigure(&d->es, &p);
 }
 
+/* Reward source "progress": the application's counter per second. */
+static void read_progress(struct daemon *d, struct epoch_feedback *fb)
+{
+	struct timespec at;
+	uint64_t now;
+	double dt;
+	int ret;
+
+	fb->kind = EPOCH_FB_NONE;
+	clock_gettime(CLOCK_MONOTONIC, &at);
+	ret = ctx_read_counter(d->cfg.reward.progress_path, &now);
+	if (ret) {
+		if (!d->prog_warned)
+			logmsg(LOG_WARNING, "%s: %s; no reward until it can be read",
+			       d->cfg.reward.progress_path, strerror(-ret));
+		d->prog_warned = true;
+		d->have_prog = false;
+		return;
+	}
+	d->prog_warned = false;
+	dt = ms_since(&d->prog_at) / 1000.0;
+	/* a counter that went back was restarted: no figure this time */
+	if (d->have_prog && now >= d->prog_prev && dt > 0) {
+		fb->kind = EPOCH_FB_PROGRESS;
+		fb->progress = (now - d->prog_prev) / dt;
+		fb->progress_scale = d->cfg.reward.progress_scale;
+	}
+	d->have_prog = true;
+	d->prog_prev = now;
+	d->prog_at = at;
+}
+
+/* What the last action's reward is made of. */
+static void feedback(struct daemon *d, struct epoch_feedback *fb)
+{
+	struct exec_totals t;
+
+	memset(fb, 0, sizeof(*fb));
+	fb->kind = EPOCH_FB_TELEMETRY;
+	if (d->ex) {
+		executor_take(d->ex, &t);
+		d->agent_moved += t.moved;
+		d->agent_failed += t.failed;
+		fb->kind = EPOCH_FB_PROMOTED;
+		fb->npromoted = t.moved;
+		fb->rate_sum_hz = t.rate_sum_hz;
+	}
+	if (d->cfg.reward.source == CONFIG_REWARD_PROGRESS)
+		read_progress(d, fb);
+}
+
+static int read_text(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return n ? 0 : -EINVAL;
+}
+
+/*
+ * agent.model_key cgroup or comm: the process behind most of the epoch's
+ * candidates names the application; when that changes (for APP_HOLD
+ * epochs) the agent saves the old model and loads the new one's.
+ */
+static void follow_app(struct daemon *d)
+{
+	char path[64], text[4096], key[APPKEY_MAX];
+	bool cg = d->cfg.agent.model_key == CONFIG_MODEL_CGROUP;
+	uint32_t pid;
+	int ret;
+
+	pid = appkey_top_pid(d->pids, d->npids);
+	d->npids = 0;
+	if (d->cfg.agent.model_key == CONFIG_MODEL_FIXED || !pid)
+		return;
+	snprintf(path, sizeof(path), "/proc/%u/%s", pid, cg ? "cgroup" : "comm");
+	ret = read_text(path, text, sizeof(text));
+	if (!ret)
+		ret = cg ? appkey_from_cgroup(text, key, sizeof(key)) :
+			   appkey_from_comm(text, key, sizeof(key));
+	if (ret || !appkey_observe(&d->sw, key, APP_HOLD))
+		return;	/* gone, unreadable, or not yet settled */
+	logmsg(LOG_INFO, "application now %s (pid %u): switching models", key,
+	       pid);
+	learner_stop(d);
+	snprintf(d->app, sizeof(d->app), "%s", key);
+	if (learner_start(d))
+		stop_sig = 1;
+}
+
+static void write_status(const struct daemon *d, const struct ctx_link *link)
+{
+	struct status_info si = {
+		.app = d->app,
+		.learner = config_learner_name(d->cfg.agent.learner),
+		.executor = config_executor_name(d->cfg.agent.executor),
+		.link_source = config_link_source_name(d->cfg.link.source),
+		.reward_source = d->cfg.reward.source == CONFIG_REWARD_PROGRESS ?
+				 "progress" : "costmodel",
+		.connected = d->ml != NULL,
+		.epochs = d->epochs, .enobufs = d->enobufs,
+		.reconnects = d->reconnects,
+		.updates = d->have_es ? d->es.updates : 0,
+		.have_pol = d->have_pol, .pol = d->pol, .arm = d->arm,
+		.by = d->by, .propensity = d->propensity,
+		.reward = d->last_reward,
+		.bandwidth_gbps = link->bandwidth_gbps,
+		.far_ns = link->far_ns, .local_ns = link->local_ns,
+		.agent_moved = d->agent_moved,
+		.agent_failed = d->agent_failed,
+	};
+	int ret;
+
+	if (!d->cfg.agent.status_path[0])
+		return;
+	ret = status_write(d->cfg.agent.status_path, &si);
+	if (ret)
+		logmsg(LOG_DEBUG, "%s: %s", d->cfg.agent.status_path,
+		       strerror(-ret));
+}
+
 static void on_epoch(const struct modlink_epoch *m, void *arg)
 {
 	struct daemon *d = arg;
@@ -547,6 +699,7 @@ static void on_epoch(const struct modlink_epoch *m, void *arg)
 		.far_ns = d->cfg.link.far_latency_ns,
 		.local_ns = d->cfg.link.local_latency_ns,
 	};
+	struct epoch_feedback fb;
 	struct ctx_epoch e;
 	struct ctx_mem mem;
 	struct epoch_out o;
@@ -556,6 +709,7 @@ static void on_epoch(const struct modlink_epoch *m, void *arg)
 	clock_gettime(CLOCK_MONOTONIC, &d->last_event);
 	if (!d->have_es)
 		return;
+	feedback(d, &fb);
 	measure_link(d);
 	if (d->avail_gbps > 0)
 		link.bandwidth_gbps = d->avail_gbps;
@@ -568,7 +722,7 @@ static void on_epoch(const struct modlink_epoch *m, void *arg)
 	}
 	ret = ctx_build(&e, ret ? NULL : &mem, &link, x);
 	if (!ret)
-		ret = epoch_step(&d->es, &e, x, now_s(), &o);
+		ret = epoch_step_fb(&d->es, &e, &fb, x, now_s(), &o);
 	if (ret) {
 		logmsg(LOG_ERR, "epoch %" PRIu64 ": %s", e.seq, strerror(-ret));
 		return;
@@ -588,6 +742,9 @@ static void on_epoch(const struct modlink_epoch *m, void *arg)
 	}
 	d->pol = o.pol;
 	d->have_pol = true;
+	d->arm = o.arm;
+	d->by = o.by;
+	d->propensity = o.propensity;
 	logmsg(LOG_DEBUG,
 	       "epoch %" PRIu64 ": arm %u by %s (p %.3g): mode %u rate_min %u mHz burst_min %u ms cap %u/s free_min %" PRIu64 " KiB, link %.4g Gb/s",
 	       e.seq, o.arm, o.by, o.propensity, o.pol.mode,
@@ -597,14 +754,48 @@ static void on_epoch(const struct modlink_epoch *m, void *arg)
 	if (d->since_save >= d->save_every)
 		model_save(d);
 	write_metrics(d);
+	write_status(d, &link);
+	follow_app(d);
 }
 
 static void on_cands(u64 seq, const struct modlink_cand *c, u32 n, void *arg)
 {
+	struct promote_cand pc[MODLINK_MAX_CANDS];
+	struct daemon *d = arg;
+	u32 i;
+
 	(void)seq;
-	(void)c;
-	(void)n;
-	(void)arg;	/* the kernel executor leaves candidates to the module */
+	for (i = 0; i < n && i < MODLINK_MAX_CANDS; i++) {
+		pc[i].addr = c[i].addr;
+		pc[i].pid = c[i].pid;
+		pc[i].node = c[i].node;
+		pc[i].rate_mhz = c[i].rate;
+		pc[i].burst_ms = c[i].burst_ms;
+		if (d->npids < PIDS_MAX)
+			d->pids[d->npids++] = c[i].pid;
+	}
+	if (d->ex)
+		executor_add(d->ex, pc, i);
+}
+
+/* Executor "agent": promote what the chosen arm lets through, now. */
+static void agent_promote(struct daemon *d)
+{
+	int ret;
+
+	if (!d->ex)
+		return;
+	if (!d->have_pol || d->pol.mode != ACT_MODE_GATE) {
+		executor_clear(d->ex);	/* the arm promotes nothing */
+		return;
+	}
+	ret = executor_run(d->ex, d->pol.rate_min_mhz, d->pol.burst_min_ms,
+			   d->pol.rate_cap_pps, d->cfg.agent.epoch_ms / 1000.0,
+			   clock_s(CLOCK_MONOTONIC));
+	if (ret && ret != d->ex_err)
+		logmsg(LOG_WARNING, "move_pages: %s%s", strerror(-ret),
+		       ret == -EPERM ? " (needs CAP_SYS_NICE and CAP_SYS_PTRACE)" : "");
+	d->ex_err = ret;
 }
 
 static void link_try_open(struct daemon *d)
@@ -637,6 +828,28 @@ static void link_try_open(struct daemon *d)
 	apply_policy(d);	/* after a reload the module is back in observe */
 }
 
+/* Opens or closes the agent executor to match d->cfg. */
+static int executor_sync(struct daemon *d)
+{
+	int ret;
+
+	if (d->cfg.agent.executor != CONFIG_EXECUTOR_AGENT) {
+		executor_close(d->ex);
+		d->ex = NULL;
+		return 0;
+	}
+	if (d->ex)
+		return 0;
+	ret = executor_open(&d->ex);
+	if (ret) {
+		d->ex = NULL;
+		logmsg(LOG_ERR, "executor agent: %s%s", strerror(-ret),
+		       ret == -ENOSYS ? " (the kernel has no NUMA support)" :
+		       ret == -ENOENT ? " (no node has CPUs to promote to)" : "");
+	}
+	return ret;
+}
+
 static void reload(struct daemon *d)
 {
 	struct indigod_config cfg;
@@ -662,7 +875,13 @@ static void reload(struct daemon *d)
 		epoch_reconfigure(&d->es, &p);
 		d->cfg = cfg;
 	}
+	if (executor_sync(d)) {
+		logmsg(LOG_WARNING, "keeping executor kernel");
+		d->cfg.agent.executor = CONFIG_EXECUTOR_KERNEL;
+	}
+	apply_policy(d);	/* the executor decides the module's mode */
 	d->have_ctr = d->ctr_warned = false;
+	d->have_prog = d->prog_warned = false;
 	d->avail_gbps = 0;
 	dlog_stop(d);
 	dlog_start(d);
@@ -700,6 +919,8 @@ static int run(struct daemon *d)
 			continue;
 		}
 		ret = modlink_poll(d->ml, &ev, 500);
+		if (ret > 0)
+			agent_promote(d);
 		if (ret == -ENOBUFS) {
 			if (!d->enobufs++)
 				logmsg(LOG_WARNING,
@@ -729,7 +950,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	d.conf_path = CONFIG_DEFAULT_PATH;
-	d.app = "default";
+	snprintf(d.app, sizeof(d.app), "default");
 	d.sysfs = "/sys";
 	d.save_every = SAVE_EVERY_DEFAULT;
 	if (parse_args(&d, argc, argv))
@@ -748,8 +969,11 @@ int main(int argc, char **argv)
 	       d.cfg.link.bandwidth_gbps, d.cfg.link.far_latency_ns,
 	       d.cfg.link.local_latency_ns);
 	warn_unsupported(&d.cfg);
-	if (learner_start(&d))
+	snprintf(d.sw.cur, sizeof(d.sw.cur), "%s", d.app);
+	if (executor_sync(&d) || learner_start(&d)) {
+		executor_close(d.ex);
 		return 1;
+	}
 	dlog_start(&d);
 
 	run(&d);
@@ -760,6 +984,7 @@ int main(int argc, char **argv)
 	       d.reconnects);
 	learner_stop(&d);
 	dlog_stop(&d);
+	executor_close(d.ex);
 	if (d.ml)
 		modlink_close(d.ml);
 	return 0;

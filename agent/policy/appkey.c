@@ -59,18 +59,11 @@ static int by_pid(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-uint32_t appkey_top_pid(const struct promote_cand *c, size_t n)
+uint32_t appkey_top_pid(uint32_t *pid, size_t n)
 {
-	uint32_t *pid, best = 0;
+	uint32_t best = 0;
 	size_t i, run = 0, most = 0;
 
-	if (!n)
-		return 0;
-	pid = malloc(n * sizeof(*pid));
-	if (!pid)
-		return c[0].pid;	/* no memory: any candidate's will do */
-	for (i = 0; i < n; i++)
-		pid[i] = c[i].pid;
 	qsort(pid, n, sizeof(*pid), by_pid);
 	for (i = 0; i < n; i++) {
 		run = i && pid[i] == pid[i - 1] ? run + 1 : 1;
@@ -79,7 +72,6 @@ uint32_t appkey_top_pid(const struct promote_cand *c, size_t n)
 			best = pid[i];
 		}
 	}
-	free(pid);
 	return best;
 }
 

@@ -16,8 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "promote.h"
-
 #define APPKEY_MAX	96	/* a key, with its NUL */
 
 /*
@@ -31,8 +29,11 @@ int appkey_from_cgroup(const char *text, char *out, size_t outlen);
 /* The key from /proc/PID/comm text: the name without its newline. */
 int appkey_from_comm(const char *text, char *out, size_t outlen);
 
-/* The pid with the most candidates in @c[0..n) (lowest on ties); 0 if none. */
-uint32_t appkey_top_pid(const struct promote_cand *c, size_t n);
+/*
+ * The pid seen most often in @pid[0..n) (the lowest on ties; 0 if none).
+ * Sorts @pid.
+ */
+uint32_t appkey_top_pid(uint32_t *pid, size_t n);
 
 struct appkey_switch {
 	char cur[APPKEY_MAX];		/* the application now modelled */

@@ -47,12 +47,15 @@ struct key {
 	const char *def;		/* default, in the file's syntax */
 };
 
-static const char *const sections[] = { "agent", "link", "bandit", "policy" };
+static const char *const sections[] = { "agent", "link", "bandit", "policy",
+					"reward" };
 
 static const char *const learners[] = { "linucb", "thompson", "heuristic",
 					NULL };
 static const char *const executors[] = { "kernel", "agent", NULL };
 static const char *const sources[] = { "fixed", "counter", "netscope", NULL };
+static const char *const model_keys[] = { "fixed", "cgroup", "comm", NULL };
+static const char *const rewards[] = { "costmodel", "progress", NULL };
 
 #define OFF(f)	offsetof(struct indigod_config, f)
 #define UKEY(s, n, t, lo, hi, d) \
@@ -77,6 +80,8 @@ static const struct key keys[] = {
 	PKEY(agent, log_path, 0, "/var/log/indigo/decisions.jsonl"),
 	UKEY(agent, log_max_bytes, K_U64, 4096, 1ULL << 40, "67108864"),
 	PKEY(agent, metrics_path, KF_EMPTY_OK, "/run/indigo/metrics.prom"),
+	PKEY(agent, status_path, KF_EMPTY_OK, "/run/indigo/status.json"),
+	EKEY(agent, model_key, model_keys, "fixed"),
 	EKEY(link, source, sources, "fixed"),
 	DKEY(link, bandwidth_gbps, KF_LO_OPEN, 0, 10000, "100"),
 	DKEY(link, far_latency_ns, KF_LO_OPEN, 0, 1e7, "900"),
@@ -90,6 +95,9 @@ static const struct key keys[] = {
 	UKEY(bandit, warmup, K_U32, 0, 1000000, "20"),
 	DKEY(policy, rate_cap_share, KF_LO_OPEN, 0, 1, "0.1"),
 	UKEY(policy, free_min_kib, K_U64, 0, 1ULL << 32, "262144"),
+	EKEY(reward, source, rewards, "costmodel"),
+	PKEY(reward, progress_path, KF_EMPTY_OK, ""),
+	DKEY(reward, progress_scale, KF_LO_OPEN, 0, 1e15, "1"),
 };
 
 #define NKEYS ARRAY_SIZE(keys)
@@ -452,21 +460,45 @@ static void key_label(const struct parse *ps, const struct key *k, char *buf,
 }
 
 /*
+ * A source that needs a path: "@choice = @name needs a @path_key" when the
+ * enum at @src_off is @val and the path at @path_off is empty. The error
+ * goes to whichever of the two keys was set last.
+ */
+static int check_needs_path(struct parse *ps, size_t src_off, int val,
+			    size_t path_off)
+{
+	const struct key *ks, *kp;
+	int isrc = 0, ipath = 0;
+	bool src_last;
+	char label[64];
+
+	ks = key_by_field(src_off, &isrc);
+	kp = key_by_field(path_off, &ipath);
+	if (!ks || !kp)
+		return -EINVAL;
+	if (*(const int *)((const char *)&ps->cfg + src_off) != val ||
+	    *((const char *)&ps->cfg + path_off))
+		return 0;
+	src_last = ps->set_at[isrc] >= ps->set_at[ipath];
+	key_label(ps, src_last ? ks : kp, label, sizeof(label));
+	return fail(ps, src_last ? ps->set_at[isrc] : ps->set_at[ipath], label,
+		    "%s = %s needs a %s", ks->name, ks->choices[val], kp->name);
+}
+
+/*
  * Checks between keys, once everything is read. The error goes to whichever
  * of the keys involved was set last, since that is the one to look at.
  */
 static int cross_check(struct parse *ps)
 {
 	const struct indigod_config *c = &ps->cfg;
-	const struct key *kf, *kl, *ks, *kc;
-	int ifar = 0, iloc = 0, isrc = 0, icnt = 0;
+	const struct key *kf, *kl;
+	int ifar = 0, iloc = 0, ret;
 	char label[64];
 
 	kf = key_by_field(OFF(link.far_latency_ns), &ifar);
 	kl = key_by_field(OFF(link.local_latency_ns), &iloc);
-	ks = key_by_field(OFF(link.source), &isrc);
-	kc = key_by_field(OFF(link.counter_path), &icnt);
-	if (!kf || !kl || !ks || !kc)
+	if (!kf || !kl)
 		return -EINVAL;
 	if (!(c->link.far_latency_ns > c->link.local_latency_ns)) {
 		if (ps->set_at[ifar] >= ps->set_at[iloc]) {
@@ -481,14 +513,13 @@ static int cross_check(struct parse *ps)
 			    "%g is not below far_latency_ns (%g)",
 			    c->link.local_latency_ns, c->link.far_latency_ns);
 	}
-	if (c->link.source == CONFIG_LINK_COUNTER && !c->link.counter_path[0]) {
-		bool src_last = ps->set_at[isrc] >= ps->set_at[icnt];
-
-		key_label(ps, src_last ? ks : kc, label, sizeof(label));
-		return fail(ps, src_last ? ps->set_at[isrc] : ps->set_at[icnt],
-			    label, "source = counter needs a counter_path");
-	}
-	return 0;
+	ret = check_needs_path(ps, OFF(link.source), CONFIG_LINK_COUNTER,
+			       OFF(link.counter_path));
+	if (!ret)
+		ret = check_needs_path(ps, OFF(reward.source),
+				       CONFIG_REWARD_PROGRESS,
+				       OFF(reward.progress_path));
+	return ret;
 }
 
 void config_defaults(struct indigod_config *cfg)

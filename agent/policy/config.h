@@ -14,7 +14,8 @@
  * twice, an unparsable or out-of-range value, an indented line (inih would
  * join it to the previous value; indigod has no multi-line values), a line
  * longer than inih's limit, a syntax error, and the cross-key checks
- * (far_latency_ns above local_latency_ns; counter_path for source=counter).
+ * (far_latency_ns above local_latency_ns; counter_path for source=counter;
+ * progress_path for reward source=progress).
  * The first error in file order is the one reported.
  *
  * Numbers are parsed in the C locale's format (indigod does not call
@@ -47,6 +48,18 @@ enum config_link_source {
 	CONFIG_LINK_NETSCOPE,	/* live figures from the netscope programs */
 };
 
+/* Which application's model the agent uses. */
+enum config_model_key {
+	CONFIG_MODEL_FIXED,	/* the one named by --app ("default") */
+	CONFIG_MODEL_CGROUP,	/* the cgroup of the hottest process */
+	CONFIG_MODEL_COMM,	/* its command name */
+};
+
+enum config_reward {
+	CONFIG_REWARD_COSTMODEL,	/* stall time saved minus transfer cost */
+	CONFIG_REWARD_PROGRESS,		/* the application's own progress */
+};
+
 /* Plain data: copy it by assignment. Paths are "" when switched off. */
 struct indigod_config {
 	struct {
@@ -57,6 +70,8 @@ struct indigod_config {
 		char log_path[CONFIG_PATH_MAX];
 		uint64_t log_max_bytes;		/* decision log rotation size */
 		char metrics_path[CONFIG_PATH_MAX];
+		char status_path[CONFIG_PATH_MAX];	/* for indigoctl */
+		int model_key;			/* enum config_model_key */
 	} agent;
 	struct {
 		int source;			/* enum config_link_source */
@@ -77,6 +92,11 @@ struct indigod_config {
 		double rate_cap_share;		/* (0, 1] of the bandwidth */
 		uint64_t free_min_kib;
 	} policy;
+	struct {
+		int source;			/* enum config_reward */
+		char progress_path[CONFIG_PATH_MAX];	/* a counter */
+		double progress_scale;		/* progress/s worth 1 */
+	} reward;
 };
 
 /* Fills @cfg with every default. */

@@ -40,13 +40,11 @@ END_TEST
 
 START_TEST(top_pid)
 {
-	struct promote_cand c[] = {
-		{ .pid = 9 }, { .pid = 4 }, { .pid = 9 }, { .pid = 4 }, { .pid = 2 },
-	};
+	uint32_t a[] = { 9, 4, 9, 4, 2 }, b[] = { 9, 4, 9 };
 
-	ck_assert_uint_eq(appkey_top_pid(c, 5), 4);	/* tie: lower pid */
-	ck_assert_uint_eq(appkey_top_pid(c, 3), 9);
-	ck_assert_uint_eq(appkey_top_pid(c, 0), 0);
+	ck_assert_uint_eq(appkey_top_pid(a, 5), 4);	/* tie: lower pid */
+	ck_assert_uint_eq(appkey_top_pid(b, 3), 9);
+	ck_assert_uint_eq(appkey_top_pid(a, 0), 0);
 }
 END_TEST
 

@@ -63,6 +63,11 @@ START_TEST(defaults)
 	ck_assert_uint_eq(c.bandit.warmup, 20);
 	ck_assert(c.policy.rate_cap_share == 0.1);
 	ck_assert_uint_eq(c.policy.free_min_kib, 262144);
+	ck_assert_str_eq(c.agent.status_path, "/run/indigo/status.json");
+	ck_assert_int_eq(c.agent.model_key, CONFIG_MODEL_FIXED);
+	ck_assert_int_eq(c.reward.source, CONFIG_REWARD_COSTMODEL);
+	ck_assert_str_eq(c.reward.progress_path, "");
+	ck_assert(c.reward.progress_scale == 1.0);
 
 	/* an empty file, or one of comments and empty sections: defaults */
 	memset(&d, 0, sizeof(d));
@@ -266,6 +271,12 @@ static const struct {
 	  "indigod.conf:2: source: source = counter needs a counter_path" },
 	{ "[link]\nsource = counter\ncounter_path =\n",
 	  "indigod.conf:3: counter_path: source = counter needs a counter_path" },
+	{ "[reward]\nsource = progress\n",
+	  "indigod.conf:2: source: source = progress needs a progress_path" },
+	{ "[reward]\nprogress_scale = 0\n",
+	  "indigod.conf:2: progress_scale: 0 is out of range (0, 1e+15]" },
+	{ "[agent]\nmodel_key = pid\n",
+	  "indigod.conf:2: model_key: \"pid\" is not one of fixed, cgroup, comm" },
 };
 
 START_TEST(bad_structure_case)

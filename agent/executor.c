@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Executor "agent": promotions by move_pages(2) (executor.h). */
+#include <errno.h>
+#include <numa.h>
+#include <numaif.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "executor.h"
+
+#define QUEUE_MAX	65536	/* candidates per run: 64 epochs of cand_max */
+#define BATCH_MAX	1024	/* pages per move_pages call */
+
+struct executor {
+	struct promote_cand *q;
+	size_t nq;
+	int nnodes;
+	int *near;			/* nearest CPU node of each node, or -1 */
+	struct promote_bucket bucket;
+	uint64_t page_bytes;
+	struct exec_totals t;
+	void *pages[BATCH_MAX];
+	int nodes[BATCH_MAX], status[BATCH_MAX];
+	size_t from[BATCH_MAX];		/* candidate of each page asked */
+};
+
+static bool has_cpus(int node)
+{
+	struct bitmask *cpus = numa_allocate_cpumask();
+	bool any;
+
+	if (!cpus)
+		return false;
+	any = !numa_node_to_cpus(node, cpus) &&
+	      numa_bitmask_weight(cpus) > 0;
+	numa_free_cpumask(cpus);
+	return any;
+}
+
+/* For each node, the node with CPUs at the smallest distance from it. */
+static int map_near_nodes(struct executor *x)
+{
+	bool *cpu_node;
+	int a, b, best, dist, bestd, found = 0;
+
+	cpu_node = calloc(x->nnodes, sizeof(*cpu_node));
+	if (!cpu_node)
+		return -ENOMEM;
+	for (a = 0; a < x->nnodes; a++) {
+		cpu_node[a] = numa_bitmask_isbitset(numa_all_nodes_ptr, a) &&
+			      has_cpus(a);
+		found |= cpu_node[a];
+	}
+	for (a = 0; a < x->nnodes; a++) {
+		best = -1;
+		bestd = 0;
+		for (b = 0; b < x->nnodes; b++) {
+			if (!cpu_node[b])
+				continue;
+			dist = numa_distance(a, b);
+			if (dist > 0 && (best < 0 || dist < bestd)) {
+				best = b;
+				bestd = dist;
+			}
+		}
+		x->near[a] = best;
+	}
+	free(cpu_node);
+	return found ? 0 : -ENOENT;
+}
+
+int executor_open(struct executor **out)
+{
+	struct executor *x;
+	int ret;
+
+	if (numa_available() < 0)
+		return -ENOSYS;
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	x->nnodes = numa_max_node() + 1;
+	x->page_bytes = (uint64_t)sysconf(_SC_PAGESIZE);
+	x->q = calloc(QUEUE_MAX, sizeof(*x->q));
+	x->near = calloc(x->nnodes, sizeof(*x->near));
+	ret = x->q && x->near ? map_near_nodes(x) : -ENOMEM;
+	if (ret) {
+		executor_close(x);
+		return ret;
+	}
+	*out = x;
+	return 0;
+}
+
+void executor_close(struct executor *x)
+{
+	if (!x)
+		return;
+	free(x->q);
+	free(x->near);
+	free(x);
+}
+
+void executor_add(struct executor *x, const struct promote_cand *c, size_t n)
+{
+	size_t room = QUEUE_MAX - x->nq;
+
+	if (n > room) {
+		x->t.dropped += n - room;
+		n = room;
+	}
+	memcpy(x->q + x->nq, c, n * sizeof(*c));
+	x->nq += n;
+}
+
+void executor_clear(struct executor *x)
+{
+	x->nq = 0;
+}
+
+/* One move_pages call for @n pages of @c (one process); the first error. */
+static int move_batch(struct executor *x, const struct promote_cand *c,
+		      size_t n)
+{
+	size_t i, want = 0;
+	long ret;
+
+	for (i = 0; i < n; i++) {
+		int to = c[i].node < (uint32_t)x->nnodes ? x->near[c[i].node] : -1;
+
+		if (to < 0) {
+			x->t.failed++;
+			continue;
+		}
+		x->from[want] = i;
+		x->pages[want] = (void *)(uintptr_t)c[i].addr;
+		x->nodes[want] = to;
+		x->status[want] = -1;
+		want++;
+	}
+	if (!want)
+		return 0;
+	x->t.tried += want;
+	ret = numa_move_pages((int)c[0].pid, want, x->pages, x->nodes,
+			      x->status, MPOL_MF_MOVE);
+	if (ret < 0) {
+		x->t.failed += want;
+		return errno == ESRCH ? 0 : -errno;
+	}
+	/* status: the node each page is on now, or -errno for that page */
+	for (i = 0; i < want; i++) {
+		if (x->status[i] == x->nodes[i]) {
+			x->t.moved++;
+			x->t.rate_sum_hz += c[x->from[i]].rate_mhz / 1000.0;
+		} else {
+			x->t.failed++;
+		}
+	}
+	return 0;
+}
+
+static int by_pid(const void *pa, const void *pb)
+{
+	const struct promote_cand *a = pa, *b = pb;
+
+	return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+int executor_run(struct executor *x, uint32_t rate_min_mhz,
+		 uint32_t burst_min_ms, uint32_t cap_pps, double epoch_s,
+		 double now_s)
+{
+	uint64_t budget = 0;
+	size_t n, i, j;
+	int ret = 0, err;
+
+	if (!x->nq)
+		return 0;
+	n = promote_pick(x->q, x->nq, rate_min_mhz, burst_min_ms,
+			 x->page_bytes);
+	if (cap_pps && n)
+		ret = promote_budget(&x->bucket, now_s, cap_pps,
+				     cap_pps * epoch_s >= 1 ? cap_pps * epoch_s : 1,
+				     &budget);
+	else
+		budget = n;
+	x->nq = 0;
+	if (ret)
+		return ret;
+	if (n > budget) {
+		x->t.over_budget += n - budget;
+		n = budget;
+	}
+	promote_spend(&x->bucket, n);
+	/* the hottest n, grouped by process: one call per process and batch */
+	qsort(x->q, n, sizeof(*x->q), by_pid);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && j - i < BATCH_MAX &&
+		     x->q[j].pid == x->q[i].pid; j++)
+			;
+		err = move_batch(x, x->q + i, j - i);
+		if (err && !ret)
+			ret = err;
+	}
+	return ret;
+}
+
+void executor_take(struct executor *x, struct exec_totals *t)
+{
+	*t = x->t;
+	memset(&x->t, 0, sizeof(x->t));
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * indigod's state for `indigoctl status`: one JSON object, rewritten whole
+ * (temporary file, then rename) every epoch at agent.status_path, so a
+ * reader never sees half of it. The keys are documented in indigoctl(8).
+ */
+#ifndef INDIGO_STATUS_H
+#define INDIGO_STATUS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "actions.h"
+
+struct json_object;
+
+struct status_info {
+	const char *app, *learner, *executor, *link_source, *reward_source;
+	bool connected;			/* to the module */
+	uint64_t epochs, enobufs, reconnects, updates;
+	bool have_pol;
+	struct act_policy pol;		/* the arm's policy, as chosen */
+	unsigned int arm;
+	const char *by;
+	double propensity, reward;
+	double bandwidth_gbps, far_ns, local_ns;
+	uint64_t agent_moved, agent_failed;	/* executor "agent", totals */
+	struct json_object *extra;	/* more members (may be NULL; not freed) */
+};
+
+/* 0 or a negative errno; nothing is left behind on failure. */
+int status_write(const char *path, const struct status_info *s);
+
+#endif /* INDIGO_STATUS_H */
