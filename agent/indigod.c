@@ -102,6 +102,7 @@ struct daemon {
 	/* agent.model_key cgroup or comm: the candidates' processes */
 	uint32_t pids[PIDS_MAX];
 	size_t npids;
+	bool app_seen;			/* an application was identified */
 	struct appkey_switch sw;
 	uint64_t epochs, enobufs, reconnects, set_errors, log_errors;
 	uint64_t since_save;
@@ -632,7 +633,8 @@ static int read_text(const char *path, char *buf, size_t len)
 /*
  * agent.model_key cgroup or comm: the process behind most of the epoch's
  * candidates names the application; when that changes (for APP_HOLD
- * epochs) the agent saves the old model and loads the new one's.
+ * epochs with candidates; the first one at once) the agent saves the old
+ * model and loads the new one's.
  */
 static void follow_app(struct daemon *d)
 {
@@ -650,8 +652,10 @@ static void follow_app(struct daemon *d)
 	if (!ret)
 		ret = cg ? appkey_from_cgroup(text, key, sizeof(key)) :
 			   appkey_from_comm(text, key, sizeof(key));
-	if (ret || !appkey_observe(&d->sw, key, APP_HOLD))
+	/* the first application seen is taken at once: nothing to settle */
+	if (ret || !appkey_observe(&d->sw, key, d->app_seen ? APP_HOLD : 1))
 		return;	/* gone, unreadable, or not yet settled */
+	d->app_seen = true;
 	logmsg(LOG_INFO, "application now %s (pid %u): switching models", key,
 	       pid);
 	learner_stop(d);
@@ -821,6 +825,10 @@ static void link_try_open(struct daemon *d)
 		last_err = ret;
 		return;
 	}
+	ret = modlink_set_rcvbuf(d->ml, (int)d->cfg.agent.netlink_rcvbuf);
+	if (ret)
+		logmsg(LOG_WARNING, "telemetry receive buffer of %u bytes: %s",
+		       d->cfg.agent.netlink_rcvbuf, strerror(-ret));
 	last_err = 0;
 	d->reconnects++;
 	clock_gettime(CLOCK_MONOTONIC, &d->last_event);
@@ -925,6 +933,8 @@ static int run(struct daemon *d)
 			if (!d->enobufs++)
 				logmsg(LOG_WARNING,
 				       "telemetry overrun (ENOBUFS): events lost, counting and carrying on");
+			/* resynchronise: the module holds what the agent chose */
+			apply_policy(d);
 			continue;
 		}
 		if (ret == -EINTR || ret > 0)

@@ -445,6 +445,20 @@ int modlink_subscribe(struct modlink *l)
 	return 0;
 }
 
+int modlink_set_rcvbuf(struct modlink *l, int bytes)
+{
+	int fd;
+
+	if (!l->ev)
+		return -ENOTCONN;
+	fd = nl_socket_get_fd(l->ev);
+	/* FORCE passes net.core.rmem_max, for CAP_NET_ADMIN (indigod has it) */
+	if (!setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bytes, sizeof(bytes)) ||
+	    !setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes)))
+		return 0;
+	return -errno;
+}
+
 static u32 get_u32_or0(struct nlattr *a)
 {
 	return a ? nla_get_u32(a) : 0;

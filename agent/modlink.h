@@ -70,6 +70,14 @@ struct modlink_events {
 /* Joins the telemetry group (needs CAP_NET_ADMIN). */
 int modlink_subscribe(struct modlink *l);
 /*
+ * Sizes the telemetry socket's receive buffer (after modlink_subscribe):
+ * above net.core.rmem_max when the caller has CAP_NET_ADMIN, else capped
+ * there. A whole epoch's candidates arrive at once, so the default (32 KiB
+ * with libnl) overruns easily.
+ */
+int modlink_set_rcvbuf(struct modlink *l, int bytes);
+
+/*
  * Waits up to @timeout_ms for telemetry and hands each message to @ev.
  * Returns the number of messages handled, 0 on timeout, or a negative
  * errno; -ENOBUFS means the socket overran and events were lost: the caller

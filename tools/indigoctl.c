@@ -1,194 +1,98 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * indigoctl: look at and steer indigo.ko from the command line.
+ * indigoctl: look at and steer indigo.ko and indigod from the command line.
  *
- *   indigoctl policy                     show the gate's policy
- *   indigoctl policy set KEY=VALUE...    change it (needs CAP_NET_ADMIN)
- *   indigoctl stats                      per-node counters and the table
- *   indigoctl watch [EPOCHS]             print telemetry as the module sends it
+ *   indigoctl [--json] status               the module and the agent
+ *   indigoctl [--json] policy               the gate's policy
+ *   indigoctl [--json] policy set KEY=VALUE...
+ *   indigoctl [--json] stats                per-node counters and the table
+ *   indigoctl [--json] decisions [N]        the module's last N gate decisions
+ *   indigoctl [--json] watch [EPOCHS]       telemetry as the module sends it
+ *   indigoctl [--json] eval LOG             off-policy evaluation of a log
+ *
+ * Everything but eval talks to the module and needs root. See indigoctl(8).
  */
-#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include "modlink.h"
+#include <unistd.h>
+
+#include "ctl.h"
+#include "indigoctl_netscope.h"
 
 static int usage(FILE *f)
 {
 	fprintf(f,
-		"usage: indigoctl policy\n"
-		"       indigoctl policy set KEY=VALUE...\n"
-		"       indigoctl stats\n"
-		"       indigoctl watch [EPOCHS]\n"
-		"policy keys: mode=observe|gate|deny rate_min_mhz=N burst_min_ms=N\n"
-		"             free_min_kib=N rate_cap_pps=N burst_tol_pct=N burst_gap_ms=N\n");
+		"usage: indigoctl [--json] [--status-file PATH] COMMAND\n"
+		"commands:\n"
+		"  status                 the module's policy and counters, the agent's state\n"
+		"  policy                 the gate's policy\n"
+		"  policy set KEY=VALUE...  change it; keys: mode=observe|gate|deny\n"
+		"                         rate_min_mhz burst_min_ms free_min_kib rate_cap_pps\n"
+		"                         burst_tol_pct burst_gap_ms\n"
+		"  stats                  per-node counters and the page table\n"
+		"  decisions [N]          the module's last N gate decisions (default 20)\n"
+		"  watch [EPOCHS]         telemetry as the module sends it\n"
+		"  eval LOG               estimate each arm's reward from a decision log\n"
+		"  netscope [set|clear]   Netscope's per-cgroup view and policy (see -h there)\n");
 	return f == stderr ? 2 : 0;
-}
-
-static int fail(const char *what, int err, const struct modlink *l)
-{
-	const char *why = l ? modlink_error(l) : "";
-
-	if (err == -ENOENT)
-		fprintf(stderr, "indigoctl: the indigo module is not loaded (no generic netlink family \"%s\")\n",
-			INDIGO_GENL_NAME);
-	else if (err == -EPERM)
-		fprintf(stderr, "indigoctl: %s: permission denied: needs CAP_NET_ADMIN\n",
-			what);
-	else
-		fprintf(stderr, "indigoctl: %s: %s%s%s\n", what, strerror(-err),
-			*why ? ": " : "", why);
-	return 1;
-}
-
-static void print_policy(const struct indigo_policy *p, u64 gen)
-{
-	printf("mode %s\n", indigo_mode_name(p->mode));
-	printf("rate_min_mhz %u\n", p->rate_min);
-	printf("burst_min_ms %u\n", p->burst_min);
-	printf("free_min_kib %llu\n", (unsigned long long)p->free_min);
-	printf("rate_cap_pps %u\n", p->rate_cap);
-	printf("burst_tol_pct %u\n", p->burst_tol);
-	printf("burst_gap_ms %u\n", p->burst_gap);
-	printf("generation %llu\n", (unsigned long long)gen);
-}
-
-static int cmd_policy(struct modlink *l, int argc, char **argv)
-{
-	struct modlink_policy_req req = { .set = 0 };
-	struct indigo_policy p;
-	u64 gen;
-	int i, err;
-
-	if (argc == 0) {
-		err = modlink_get_policy(l, &p, &gen);
-		if (err)
-			return fail("get policy", err, l);
-		print_policy(&p, gen);
-		return 0;
-	}
-	if (strcmp(argv[0], "set") || argc < 2)
-		return usage(stderr);
-	for (i = 1; i < argc; i++) {
-		if (modlink_policy_parse(&req, argv[i])) {
-			fprintf(stderr, "indigoctl: bad policy setting '%s'\n",
-				argv[i]);
-			return usage(stderr);
-		}
-	}
-	err = modlink_set_policy(l, &req, &gen);
-	if (err)
-		return fail("set policy", err, l);
-	err = modlink_get_policy(l, &p, &gen);
-	if (err)
-		return fail("get policy", err, l);
-	print_policy(&p, gen);
-	return 0;
-}
-
-static int cmd_stats(struct modlink *l)
-{
-	struct modlink_stats st;
-	u32 i;
-	int r, err;
-
-	err = modlink_get_stats(l, &st);
-	if (err)
-		return fail("get stats", err, l);
-	printf("tracked_pages %u\ncapacity_pages %u\ntable_bytes %llu\n",
-	       st.tracked, st.capacity, (unsigned long long)st.table_bytes);
-	printf("probe_missed %llu\ncandidates_dropped %llu\n",
-	       (unsigned long long)st.missed,
-	       (unsigned long long)st.cand_dropped);
-	printf("node faults allowed");
-	for (r = INDIGO_REASON_DENY; r <= INDIGO_REASON_MAX; r++)
-		printf(" veto_%s", indigo_reason_name(r));
-	printf(" evictions\n");
-	for (i = 0; i < st.nnodes; i++) {
-		const struct modlink_node *n = &st.node[i];
-
-		printf("%u %llu %llu", n->id, (unsigned long long)n->faults,
-		       (unsigned long long)n->allowed);
-		for (r = INDIGO_REASON_DENY; r <= INDIGO_REASON_MAX; r++)
-			printf(" %llu", (unsigned long long)n->veto[r]);
-		printf(" %llu\n", (unsigned long long)n->evictions);
-	}
-	return 0;
-}
-
-static void print_epoch(const struct modlink_epoch *e, void *arg)
-{
-	u32 i;
-
-	(*(long *)arg)++;
-	printf("epoch %llu ms %u rate_mhz_p50/p90/p99 %u/%u/%u burst_ms_p50/p90/p99 %u/%u/%u\n",
-	       (unsigned long long)e->seq, e->ms, e->rate_p50, e->rate_p90,
-	       e->rate_p99, e->burst_p50, e->burst_p90, e->burst_p99);
-	for (i = 0; i < e->nnodes; i++)
-		printf("  node %u faults %llu allowed %llu\n", e->node[i].id,
-		       (unsigned long long)e->node[i].faults,
-		       (unsigned long long)e->node[i].allowed);
-	fflush(stdout);
-}
-
-static void print_cands(u64 seq, const struct modlink_cand *c, u32 n,
-			void *arg)
-{
-	u32 i;
-
-	(void)arg;
-	for (i = 0; i < n; i++)
-		printf("cand epoch %llu pid %u addr 0x%llx node %u rate_mhz %u burst_ms %u\n",
-		       (unsigned long long)seq, c[i].pid,
-		       (unsigned long long)c[i].addr, c[i].node, c[i].rate,
-		       c[i].burst_ms);
-	fflush(stdout);
-}
-
-static int cmd_watch(struct modlink *l, int argc, char **argv)
-{
-	long epochs = 0, limit = argc > 0 ? atol(argv[0]) : 0;
-	const struct modlink_events ev = {
-		.epoch = print_epoch, .cands = print_cands, .arg = &epochs,
-	};
-	int err;
-
-	err = modlink_subscribe(l);
-	if (err)
-		return fail("watch", err, l);
-	while (!limit || epochs < limit) {
-		err = modlink_poll(l, &ev, 1000);
-		if (err == -ENOBUFS) {
-			fprintf(stderr, "indigoctl: events lost (receive buffer overrun)\n");
-			continue;
-		}
-		if (err < 0)
-			return fail("watch", err, l);
-	}
-	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct modlink *l;
-	int err, rc;
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "status-file", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ctl c = {
+		.status_path = "/run/indigo/status.json",
+		.debugfs = "/sys/kernel/debug/indigo",
+	};
+	const char *cmd;
+	int o;
 
-	if (argc < 2)
+	while ((o = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+		switch (o) {
+		case 'j':
+			c.json = true;
+			break;
+		case 's':
+			c.status_path = optarg;
+			break;
+		case 'h':
+			return usage(stdout);
+		default:
+			return usage(stderr);
+		}
+	}
+	if (optind >= argc)
 		return usage(stderr);
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		return usage(stdout);
-	if (strcmp(argv[1], "policy") && strcmp(argv[1], "stats") &&
-	    strcmp(argv[1], "watch"))
+	cmd = argv[optind];
+	argc -= optind + 1;
+	argv += optind + 1;
+	if (!strcmp(cmd, "eval"))
+		return ctl_eval(&c, argc, argv);
+	if (!strcmp(cmd, "netscope"))
+		return indigoctl_netscope(c.json, argc, argv);
+	if (strcmp(cmd, "status") && strcmp(cmd, "policy") &&
+	    strcmp(cmd, "stats") && strcmp(cmd, "decisions") &&
+	    strcmp(cmd, "watch"))
 		return usage(stderr);
-	err = modlink_open(&l);
-	if (err)
-		return fail("connect", err, NULL);
-	if (!strcmp(argv[1], "policy"))
-		rc = cmd_policy(l, argc - 2, argv + 2);
-	else if (!strcmp(argv[1], "watch"))
-		rc = cmd_watch(l, argc - 2, argv + 2);
-	else
-		rc = cmd_stats(l);
-	modlink_close(l);
-	return rc;
+	/* reading the policy works unprivileged; the rest would half-work */
+	if (geteuid() && strcmp(cmd, "policy")) {
+		fprintf(stderr, "indigoctl: %s: needs root (netlink with CAP_NET_ADMIN, debugfs)\n",
+			cmd);
+		return 1;
+	}
+	if (!strcmp(cmd, "status"))
+		return argc ? usage(stderr) : ctl_status(&c);
+	if (!strcmp(cmd, "policy"))
+		return ctl_policy(&c, argc, argv);
+	if (!strcmp(cmd, "stats"))
+		return argc ? usage(stderr) : ctl_stats(&c);
+	if (!strcmp(cmd, "decisions"))
+		return ctl_decisions(&c, argc, argv);
+	return ctl_watch(&c, argc, argv);
 }

@@ -82,6 +82,7 @@ static const struct key keys[] = {
 	PKEY(agent, metrics_path, KF_EMPTY_OK, "/run/indigo/metrics.prom"),
 	PKEY(agent, status_path, KF_EMPTY_OK, "/run/indigo/status.json"),
 	EKEY(agent, model_key, model_keys, "fixed"),
+	UKEY(agent, netlink_rcvbuf, K_U32, 4096, 1U << 30, "4194304"),
 	EKEY(link, source, sources, "fixed"),
 	DKEY(link, bandwidth_gbps, KF_LO_OPEN, 0, 10000, "100"),
 	DKEY(link, far_latency_ns, KF_LO_OPEN, 0, 1e7, "900"),

@@ -72,6 +72,7 @@ struct indigod_config {
 		char metrics_path[CONFIG_PATH_MAX];
 		char status_path[CONFIG_PATH_MAX];	/* for indigoctl */
 		int model_key;			/* enum config_model_key */
+		uint32_t netlink_rcvbuf;	/* telemetry socket, bytes */
 	} agent;
 	struct {
 		int source;			/* enum config_link_source */

@@ -68,6 +68,7 @@ START_TEST(defaults)
 	ck_assert_int_eq(c.reward.source, CONFIG_REWARD_COSTMODEL);
 	ck_assert_str_eq(c.reward.progress_path, "");
 	ck_assert(c.reward.progress_scale == 1.0);
+	ck_assert_uint_eq(c.agent.netlink_rcvbuf, 4U << 20);
 
 	/* an empty file, or one of comments and empty sections: defaults */
 	memset(&d, 0, sizeof(d));

@@ -79,8 +79,85 @@ sleep 2
 farmem --pages 128 --hot 32 --seconds 3 | tail -n 1 && pass workload-after-kill9 ||
 	fail workload-after-kill9 "farmem failed"
 
+# A small rate cap keeps the cost model's low watermark (cap x epoch) well
+# inside the guest's free memory; it still allows ~1500 pages an epoch.
+SMALL="--set policy.rate_cap_share=0.001 --set policy.free_min_kib=0"
+near_of() { echo "$1" | sed -n 's/.*hot_near=\([0-9]*\).*/\1/p'; }
+
+# executor kernel, the heuristic: the kernel promotes the hot pages
+indigod -c /tmp/indigod.conf $SMALL --set agent.learner=heuristic \
+	--set agent.status_path=/tmp/status.json 2>/tmp/agent3.log &
+AG=$!
+sleep 2
+res=$(farmem --pages 512 --hot 128 --seconds 8 | tail -n 1)
+echo "kernel executor: $res"
+[ "$(near_of "$res")" -ge 64 ] && pass kernel-executor-promotes ||
+	fail kernel-executor-promotes "$res"
+indigoctl --status-file /tmp/status.json status >/tmp/status.txt
+grep -q '^  running true$' /tmp/status.txt && grep -q '^  loaded true$' /tmp/status.txt &&
+	grep -q '^  executor kernel$' /tmp/status.txt && pass indigoctl-status ||
+	fail indigoctl-status "$(cat /tmp/status.txt)"
+indigoctl --json decisions 5 | grep -q '"verdict":"allow"' && pass indigoctl-decisions ||
+	fail indigoctl-decisions "$(indigoctl decisions 5 2>&1)"
+
+# a telemetry overrun: a tiny receive buffer and a stopped agent lose
+# events; the agent counts them, resynchronises and carries on
+kill -TERM $AG
+wait $AG
+indigod -c /tmp/indigod.conf $SMALL --set agent.learner=heuristic \
+	--set agent.netlink_rcvbuf=4096 2>/tmp/agent5.log &
+AG=$!
+sleep 2
+farmem --pages 512 --hot 128 --seconds 10 >/dev/null &
+FM=$!
+sleep 2
+kill -STOP $AG
+sleep 4
+kill -CONT $AG
+e0=$(awk '$1 == "indigod_epochs_total" { print $2 }' /tmp/metrics.prom)
+sleep 3
+e1=$(awk '$1 == "indigod_epochs_total" { print $2 }' /tmp/metrics.prom)
+grep -q 'telemetry overrun (ENOBUFS)' /tmp/agent5.log &&
+	grep -q '^indigod_enobufs_total [1-9]' /tmp/metrics.prom && pass enobufs-counted ||
+	fail enobufs-counted "$(grep enobufs /tmp/metrics.prom)"
+[ "${e1:-0}" -gt "${e0:-0}" ] && kill -0 $AG && pass enobufs-carries-on ||
+	fail enobufs-carries-on "epochs $e0 -> $e1"
+wait $FM
+kill -TERM $AG
+wait $AG
+
+# executor agent: the module denies the kernel's promotions and the agent
+# moves the hot pages itself; reward from farmem's progress; the model is
+# farmem's own (agent.model_key = comm). LinUCB learns while the heuristic
+# decides (warmup), so the run is repeatable and a model is saved.
+echo 0 >/tmp/progress
+indigod -c /tmp/indigod.conf $SMALL --set bandit.warmup=1000 \
+	--set agent.executor=agent --set agent.model_key=comm \
+	--set agent.status_path=/tmp/status.json \
+	--set agent.log_path=/tmp/decisions4.jsonl \
+	--set reward.source=progress --set reward.progress_path=/tmp/progress 2>/tmp/agent4.log &
+AG=$!
+sleep 2
+[ "$(mode)" = deny ] && pass agent-executor-denies-kernel || fail agent-executor-denies-kernel "mode $(mode)"
+res=$(farmem --pages 512 --hot 128 --seconds 8 --progress /tmp/progress | tail -n 1)
+echo "agent executor: $res"
+[ "$(near_of "$res")" -ge 64 ] && pass agent-executor-promotes ||
+	fail agent-executor-promotes "$res"
+grep -qE '"agent_promoted":[1-9]' /tmp/status.json && pass agent-executor-counted ||
+	fail agent-executor-counted "$(grep agent_ /tmp/status.json)"
+grep -oE '"reward":[^,]*' /tmp/decisions4.jsonl | tail -n 3
+grep -qE '"reward":[1-9][0-9]' /tmp/decisions4.jsonl && pass progress-reward ||
+	fail progress-reward "$(tail -n 2 /tmp/decisions4.jsonl)"
+grep -q 'application now farmem' /tmp/agent4.log && pass model-per-app ||
+	fail model-per-app "$(grep -m 3 application /tmp/agent4.log)"
+kill -TERM $AG
+wait $AG
+ls /tmp/st/farmem-*.model >/dev/null 2>&1 && pass app-model-saved || fail app-model-saved "$(ls /tmp/st)"
+
 echo "--- agent log"
 cat /tmp/agent.log | head -n 40
+echo "--- agent log, executor agent"
+grep -v 'epoch [0-9]*: arm' /tmp/agent4.log | head -n 20
 grep -q 'Oops\|BUG:\|WARNING:' /dev/null
 rmmod indigo
 exit $failed

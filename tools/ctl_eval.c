@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * indigoctl eval LOG: what each fixed arm of the action grid would have
+ * earned, estimated from indigod's decision log by IPS, SNIPS and doubly
+ * robust estimation (policy/ope.h), next to what the logged policy earned.
+ * A narrow effective sample size (ess) says the log knows little about an
+ * arm: the agent rarely tried it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "actions.h"
+#include "ctl.h"
+#include "ctl_out.h"
+#include "dlog.h"
+#include "ope.h"
+
+struct log {
+	struct dlog_rec *rec;
+	struct ope_sample *s;
+	size_t n, cap;
+	uint64_t malformed;
+	unsigned int nactions;
+};
+
+static int grow(struct log *g)
+{
+	size_t cap = g->cap ? g->cap * 2 : 1024;
+	void *r = realloc(g->rec, cap * sizeof(*g->rec));
+
+	if (!r)
+		return -ENOMEM;
+	g->rec = r;
+	g->cap = cap;
+	return 0;
+}
+
+static int read_log(const char *path, struct log *g)
+{
+	struct dlog_reader *r;
+	size_t i;
+	int ret;
+
+	ret = dlog_reader_open(&r, path);
+	if (ret)
+		return ret;
+	for (;;) {
+		if (g->n == g->cap && (ret = grow(g)))
+			break;
+		ret = dlog_reader_next(r, &g->rec[g->n]);
+		if (ret <= 0)
+			break;
+		if (g->rec[g->n].action + 1 > g->nactions)
+			g->nactions = g->rec[g->n].action + 1;
+		g->n++;
+	}
+	g->malformed = dlog_reader_malformed(r);
+	dlog_reader_close(r);
+	if (ret < 0)
+		return ret;
+	g->s = calloc(g->n ? g->n : 1, sizeof(*g->s));
+	if (!g->s)
+		return -ENOMEM;
+	for (i = 0; i < g->n; i++) {
+		g->s[i].x = g->rec[i].context;
+		g->s[i].d = g->rec[i].ncontext;
+		g->s[i].action = g->rec[i].action;
+		g->s[i].propensity = g->rec[i].propensity;
+		g->s[i].reward = g->rec[i].reward;
+	}
+	return 0;
+}
+
+/* pi(a | x) of "always arm *user". */
+static double always(void *user, const double *x, size_t d, unsigned int a)
+{
+	(void)x;
+	(void)d;
+	return a == *(unsigned int *)user ? 1.0 : 0.0;
+}
+
+static void arm_name(const struct act_grid *grid, unsigned int arm, char *buf,
+		     size_t len)
+{
+	struct act_policy p;
+
+	if (arm == actions_deny_arm(grid))
+		snprintf(buf, len, "deny");
+	else if (!actions_policy(grid, arm, 1, 0, &p))
+		snprintf(buf, len, "rate>=%u mHz, burst>=%u ms", p.rate_min_mhz,
+			 p.burst_min_ms);
+	else
+		snprintf(buf, len, "arm %u (not in the default grid)", arm);
+}
+
+static struct json_object *arm_json(const struct log *g,
+				    const struct act_grid *grid,
+				    unsigned int arm, const double *mean)
+{
+	struct ope_policy pi = { .prob = always, .user = &arm };
+	struct ope_model m = { .predict = ope_action_mean_predict,
+			       .user = (void *)mean };
+	struct ope_result ips, snips, dr;
+	struct json_object *o;
+	char name[64];
+
+	if (ope_ips(g->s, g->n, &pi, &ips) ||
+	    ope_snips(g->s, g->n, &pi, &snips) ||
+	    ope_dr(g->s, g->n, g->nactions, &pi, &m, &dr))
+		return NULL;
+	o = json_object_new_object();
+	if (!o)
+		return NULL;
+	arm_name(grid, arm, name, sizeof(name));
+	ctl_add_u64(o, "arm", arm);
+	ctl_add_str(o, "thresholds", name);
+	ctl_add(o, "ips", json_object_new_double(ips.value));
+	ctl_add(o, "snips", json_object_new_double(snips.value));
+	ctl_add(o, "dr", json_object_new_double(dr.value));
+	ctl_add(o, "dr_se", json_object_new_double(dr.se));
+	ctl_add(o, "ess", json_object_new_double(ips.ess));
+	return o;
+}
+
+static int report(const struct ctl *c, const char *path, struct log *g)
+{
+	struct json_object *o, *arms;
+	struct act_grid grid;
+	double *mean, sum = 0;
+	unsigned int a;
+	size_t i;
+	int rc = 1;
+
+	actions_grid_default(&grid);
+	if (g->nactions < actions_count(&grid))
+		g->nactions = actions_count(&grid);
+	mean = calloc(g->nactions, sizeof(*mean));
+	o = json_object_new_object();
+	arms = json_object_new_array();
+	if (!mean || !o || !arms ||
+	    ope_fit_action_means(g->s, g->n, g->nactions, mean))
+		goto out;
+	for (i = 0; i < g->n; i++)
+		sum += g->s[i].reward;
+	ctl_add_str(o, "log", path);
+	ctl_add_u64(o, "records", g->n);
+	ctl_add_u64(o, "malformed_lines", g->malformed);
+	ctl_add(o, "logged_mean_reward", json_object_new_double(sum / g->n));
+	for (a = 0; a < g->nactions; a++)
+		json_object_array_add(arms, arm_json(g, &grid, a, mean));
+	ctl_add(o, "estimates", arms);
+	arms = NULL;
+	rc = ctl_print(o, c->json);
+out:
+	json_object_put(arms);
+	json_object_put(o);
+	free(mean);
+	return rc;
+}
+
+int ctl_eval(const struct ctl *c, int argc, char **argv)
+{
+	struct log g = { 0 };
+	int ret, rc;
+
+	if (argc != 1) {
+		fprintf(stderr, "indigoctl: usage: eval LOG (an indigod decision log, JSON lines)\n");
+		return 2;
+	}
+	ret = read_log(argv[0], &g);
+	if (ret) {
+		fprintf(stderr, "indigoctl: eval: %s: %s\n", argv[0],
+			strerror(-ret));
+		rc = 1;
+	} else if (!g.n) {
+		fprintf(stderr, "indigoctl: eval: %s: no complete decisions (%llu malformed lines)\n",
+			argv[0], (unsigned long long)g.malformed);
+		rc = 1;
+	} else {
+		rc = report(c, argv[0], &g);
+	}
+	free(g.rec);
+	free(g.s);
+	return rc;
+}

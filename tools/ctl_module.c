@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/* indigoctl policy [set], stats, watch: the module over netlink. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "ctl_out.h"
+
+int ctl_fail(const char *what, int err, const struct modlink *l)
+{
+	const char *why = l ? modlink_error(l) : "";
+
+	if (err == -ENOENT)
+		fprintf(stderr, "indigoctl: %s: the indigo module is not loaded (no generic netlink family \"%s\")\n",
+			what, INDIGO_GENL_NAME);
+	else if (err == -EPERM || err == -EACCES)
+		fprintf(stderr, "indigoctl: %s: permission denied: run as root (needs CAP_NET_ADMIN)\n",
+			what);
+	else
+		fprintf(stderr, "indigoctl: %s: %s%s%s\n", what, strerror(-err),
+			why && *why ? ": " : "", why ? why : "");
+	return 1;
+}
+
+int ctl_connect(struct modlink **l)
+{
+	int err = modlink_open(l);
+
+	return err ? ctl_fail("connect", err, NULL) : 0;
+}
+
+static struct json_object *policy_json(const struct indigo_policy *p, u64 gen)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	ctl_add_str(o, "mode", indigo_mode_name(p->mode));
+	ctl_add_u64(o, "rate_min_mhz", p->rate_min);
+	ctl_add_u64(o, "burst_min_ms", p->burst_min);
+	ctl_add_u64(o, "free_min_kib", p->free_min);
+	ctl_add_u64(o, "rate_cap_pps", p->rate_cap);
+	ctl_add_u64(o, "burst_tol_pct", p->burst_tol);
+	ctl_add_u64(o, "burst_gap_ms", p->burst_gap);
+	ctl_add_u64(o, "generation", gen);
+	return o;
+}
+
+struct json_object *ctl_policy_json(struct modlink *l)
+{
+	struct indigo_policy p;
+	u64 gen;
+	int err = modlink_get_policy(l, &p, &gen);
+
+	if (err) {
+		ctl_fail("get policy", err, l);
+		return NULL;
+	}
+	return policy_json(&p, gen);
+}
+
+static int set_policy(struct modlink *l, int argc, char **argv)
+{
+	struct modlink_policy_req req = { .set = 0 };
+	u64 gen;
+	int i, err;
+
+	for (i = 0; i < argc; i++) {
+		if (modlink_policy_parse(&req, argv[i])) {
+			fprintf(stderr, "indigoctl: bad policy setting '%s' (keys: mode=observe|gate|deny rate_min_mhz burst_min_ms free_min_kib rate_cap_pps burst_tol_pct burst_gap_ms)\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	err = modlink_set_policy(l, &req, &gen);
+	return err ? ctl_fail("set policy", err, l) : 0;
+}
+
+int ctl_policy(const struct ctl *c, int argc, char **argv)
+{
+	struct json_object *o;
+	struct modlink *l;
+	int rc;
+
+	if (argc > 0 && (strcmp(argv[0], "set") || argc < 2)) {
+		fprintf(stderr, "indigoctl: usage: policy [set KEY=VALUE...]\n");
+		return 2;
+	}
+	if (ctl_connect(&l))
+		return 1;
+	rc = argc > 0 ? set_policy(l, argc - 1, argv + 1) : 0;
+	if (!rc) {
+		o = ctl_policy_json(l);
+		rc = o ? ctl_print(o, c->json) : 1;
+		json_object_put(o);
+	}
+	modlink_close(l);
+	return rc;
+}
+
+static struct json_object *node_json(const struct modlink_node *n)
+{
+	struct json_object *o = json_object_new_object();
+	char key[40];
+	int r;
+
+	if (!o)
+		return NULL;
+	ctl_add_u64(o, "node", n->id);
+	ctl_add_u64(o, "faults", n->faults);
+	ctl_add_u64(o, "allowed", n->allowed);
+	for (r = INDIGO_REASON_DENY; r <= INDIGO_REASON_MAX; r++) {
+		snprintf(key, sizeof(key), "veto_%s", indigo_reason_name(r));
+		ctl_add_u64(o, key, n->veto[r]);
+	}
+	ctl_add_u64(o, "evictions", n->evictions);
+	return o;
+}
+
+struct json_object *ctl_stats_json(struct modlink *l)
+{
+	struct json_object *o, *nodes;
+	struct modlink_stats st;
+	u32 i;
+	int err = modlink_get_stats(l, &st);
+
+	if (err) {
+		ctl_fail("get stats", err, l);
+		return NULL;
+	}
+	o = json_object_new_object();
+	nodes = json_object_new_array();
+	if (!o || !nodes) {
+		json_object_put(o);
+		json_object_put(nodes);
+		return NULL;
+	}
+	ctl_add_u64(o, "tracked_pages", st.tracked);
+	ctl_add_u64(o, "capacity_pages", st.capacity);
+	ctl_add_u64(o, "table_bytes", st.table_bytes);
+	ctl_add_u64(o, "probe_missed", st.missed);
+	ctl_add_u64(o, "candidates_dropped", st.cand_dropped);
+	for (i = 0; i < st.nnodes; i++)
+		json_object_array_add(nodes, node_json(&st.node[i]));
+	ctl_add(o, "nodes", nodes);
+	return o;
+}
+
+int ctl_stats(const struct ctl *c)
+{
+	struct json_object *o;
+	struct modlink *l;
+	int rc;
+
+	if (ctl_connect(&l))
+		return 1;
+	o = ctl_stats_json(l);
+	rc = o ? ctl_print(o, c->json) : 1;
+	json_object_put(o);
+	modlink_close(l);
+	return rc;
+}
+
+struct watch {
+	const struct ctl *c;
+	long epochs;
+};
+
+static void print_epoch(const struct modlink_epoch *e, void *arg)
+{
+	struct watch *w = arg;
+	u32 i;
+
+	w->epochs++;
+	if (w->c->json) {
+		printf("{\"epoch\":%llu,\"ms\":%u,\"rate_mhz\":[%u,%u,%u],\"burst_ms\":[%u,%u,%u],\"nodes\":[",
+		       (unsigned long long)e->seq, e->ms, e->rate_p50,
+		       e->rate_p90, e->rate_p99, e->burst_p50, e->burst_p90,
+		       e->burst_p99);
+		for (i = 0; i < e->nnodes; i++)
+			printf("%s{\"node\":%u,\"faults\":%llu,\"allowed\":%llu}",
+			       i ? "," : "", e->node[i].id,
+			       (unsigned long long)e->node[i].faults,
+			       (unsigned long long)e->node[i].allowed);
+		printf("]}\n");
+	} else {
+		printf("epoch %llu ms %u rate_mhz_p50/p90/p99 %u/%u/%u burst_ms_p50/p90/p99 %u/%u/%u\n",
+		       (unsigned long long)e->seq, e->ms, e->rate_p50,
+		       e->rate_p90, e->rate_p99, e->burst_p50, e->burst_p90,
+		       e->burst_p99);
+		for (i = 0; i < e->nnodes; i++)
+			printf("  node %u faults %llu allowed %llu\n",
+			       e->node[i].id,
+			       (unsigned long long)e->node[i].faults,
+			       (unsigned long long)e->node[i].allowed);
+	}
+	fflush(stdout);
+}
+
+static void print_cands(u64 seq, const struct modlink_cand *c, u32 n,
+			void *arg)
+{
+	struct watch *w = arg;
+	const char *fmt = w->c->json ?
+		"{\"cand_epoch\":%llu,\"pid\":%u,\"addr\":%llu,\"node\":%u,\"rate_mhz\":%u,\"burst_ms\":%u}\n" :
+		"cand epoch %llu pid %u addr 0x%llx node %u rate_mhz %u burst_ms %u\n";
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		printf(fmt, (unsigned long long)seq, c[i].pid,
+		       (unsigned long long)c[i].addr, c[i].node, c[i].rate,
+		       c[i].burst_ms);
+	fflush(stdout);
+}
+
+int ctl_watch(const struct ctl *c, int argc, char **argv)
+{
+	struct watch w = { .c = c };
+	const struct modlink_events ev = {
+		.epoch = print_epoch, .cands = print_cands, .arg = &w,
+	};
+	long limit = argc > 0 ? atol(argv[0]) : 0;
+	struct modlink *l;
+	int err;
+
+	if (ctl_connect(&l))
+		return 1;
+	err = modlink_subscribe(l);
+	while (!err && (!limit || w.epochs < limit)) {
+		err = modlink_poll(l, &ev, 1000);
+		if (err == -ENOBUFS) {
+			fprintf(stderr, "indigoctl: events lost (receive buffer overrun)\n");
+			err = 0;
+		}
+		if (err > 0)
+			err = 0;
+	}
+	if (err)
+		ctl_fail("watch", err, l);
+	modlink_close(l);
+	return err ? 1 : 0;
+}
