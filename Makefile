@@ -68,9 +68,11 @@ module:
 
 programs: $(PROGS)
 
-$(B)/indigoctl: tools/indigoctl.c agent/modlink.c $(CORE_SRC) $(INDIGOCTL_SRC) | $(B)
-	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(NL_CFLAGS) $(INDIGOCTL_CFLAGS) $(filter %.c,$^) \
-		$(NL_LIBS) $(INDIGOCTL_LIBS) -o $@
+CTL_SRC := tools/indigoctl.c tools/ctl_module.c tools/ctl_status.c tools/ctl_eval.c \
+	tools/ctl_out.c agent/policy/actions.c agent/policy/dlog.c agent/policy/ope.c
+$(B)/indigoctl: $(CTL_SRC) tools/ctl.h tools/ctl_out.h agent/modlink.c $(CORE_SRC) $(INDIGOCTL_SRC) | $(B)
+	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(AGENT_CFLAGS) $(NL_CFLAGS) $(INDIGOCTL_CFLAGS) \
+		$(filter %.c,$^) $(NL_LIBS) $(AGENT_LIBS) $(INDIGOCTL_LIBS) -o $@
 
 $(B)/indigod: agent/indigod.c agent/modlink.c agent/executor.c agent/status.c $(CORE_SRC) $(AGENT_LIB) $(INDIGOD_SRC) $(INDIGOD_DEPS) | $(B)
 	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(AGENT_CFLAGS) $(NL_CFLAGS) $(INDIGOD_CFLAGS) \
@@ -124,6 +126,7 @@ check-guest: programs
 # indigod: lifecycle without the module, then with it in both guests.
 check-agent: programs
 	tests/agent/indigod-smoke.sh $(B)/indigod
+	tests/agent/indigoctl-eval.sh $(B)/indigoctl
 	tests/guest/run-agent-tests.sh 6.1
 	tests/guest/run-agent-tests.sh 6.12
 
