@@ -112,12 +112,16 @@ check-unit: $(UNIT) $(UNIT_SAN) $(AGENT_T) $(AGENT_T_SAN)
 		CK_FORK=no valgrind -q --leak-check=full --errors-for-leak-kinds=all \
 		--error-exitcode=1 $$t; done
 
-# Kernel style: checkpatch --strict over the module and its uAPI header.
+# Kernel style: checkpatch --strict over the module and its uAPI header;
+# the man pages through groff with every warning on.
 check-style:
 	@test -f /opt/checkpatch/checkpatch.pl || { echo "checkpatch missing: run tools/setup.sh"; exit 1; }
 	perl /opt/checkpatch/checkpatch.pl --no-tree --strict --terse -f \
 		kmod/*.c kmod/*.h include/uapi/linux/indigo.h | \
 		awk '{print} /total: [1-9]|, [1-9][0-9]* (warnings|checks)/ {bad=1} END {exit bad}'
+	@for m in agent/indigod.8 agent/indigod.conf.5 tools/indigoctl.8; do \
+		out=$$(groff -man -ww -z $$m 2>&1); \
+		[ -z "$$out" ] || { echo "$$m: $$out"; exit 1; }; done; echo "man pages: clean"
 
 # The module in QEMU guests running Debian's 6.1 and 6.12 kernels.
 check-guest: programs
@@ -160,6 +164,9 @@ install: module $(B)/indigoctl $(B)/indigod
 	install -D -m 0644 agent/indigod.service $(DESTDIR)/etc/systemd/system/indigod.service
 	test -e $(DESTDIR)/etc/indigo/indigod.conf || \
 		install -D -m 0644 agent/indigod.conf.example $(DESTDIR)/etc/indigo/indigod.conf
+	install -D -m 0644 agent/indigod.8 $(DESTDIR)/usr/local/share/man/man8/indigod.8
+	install -D -m 0644 tools/indigoctl.8 $(DESTDIR)/usr/local/share/man/man8/indigoctl.8
+	install -D -m 0644 agent/indigod.conf.5 $(DESTDIR)/usr/local/share/man/man5/indigod.conf.5
 
 # DKMS: the module rebuilds itself when the kernel is updated.
 # DKMS_KERNEL picks the kernel to build for now (default: the running one).
@@ -175,7 +182,10 @@ install-dkms:
 uninstall:
 	-dkms remove -m indigo -v $(VERSION) --all
 	rm -rf /usr/src/indigo-$(VERSION) $(DESTDIR)/usr/local/sbin/indigoctl \
-		$(DESTDIR)/usr/local/sbin/indigod $(DESTDIR)/etc/systemd/system/indigod.service
+		$(DESTDIR)/usr/local/sbin/indigod $(DESTDIR)/etc/systemd/system/indigod.service \
+		$(DESTDIR)/usr/local/share/man/man8/indigod.8 \
+		$(DESTDIR)/usr/local/share/man/man8/indigoctl.8 \
+		$(DESTDIR)/usr/local/share/man/man5/indigod.conf.5
 
 clean:
 	rm -rf $(B)

@@ -17,7 +17,7 @@ pkgs=(
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	qemu-system-x86 busybox-static cpio gzip kmod
 	check libnl-3-dev libnl-genl-3-dev libnuma-dev numactl
-	libinih-dev libjson-c-dev libsystemd-dev
+	libinih-dev libjson-c-dev libsystemd-dev groff-base
 	redis-server redis-tools stress-ng dkms
 )
 # Each component lists what it needs more, one package per line.

@@ -523,6 +523,11 @@ static int cross_check(struct parse *ps)
 	return ret;
 }
 
+size_t config_key_count(void)
+{
+	return NKEYS;
+}
+
 void config_defaults(struct indigod_config *cfg)
 {
 	struct parse ps;

@@ -130,6 +130,9 @@ int config_apply_overrides(struct indigod_config *cfg,
 			   const char *const *sets, size_t n, char *err,
 			   size_t errlen);
 
+/* How many keys there are, in every section (each is in the example). */
+size_t config_key_count(void);
+
 /* Names of the enum values, for logs: "linucb", "kernel", "fixed", ... */
 const char *config_learner_name(int learner);
 const char *config_executor_name(int executor);
