@@ -28,9 +28,10 @@ UNIT := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRC))
 UNIT_SAN := $(patsubst tests/unit/%.c,$(B)/unit-san/%,$(UNIT_SRC))
 
 # The agent's pure parts (learners, cost model, config, logs, model files)
-AGENT_LIB := $(wildcard agent/learn/*.c agent/policy/*.c)
-AGENT_HDR := $(wildcard agent/learn/*.h agent/policy/*.h)
-AGENT_CFLAGS := -Iagent/learn -Iagent/policy \
+# (and the [gpu] section's keys, which agent/gpu/ owns)
+AGENT_LIB := $(wildcard agent/learn/*.c agent/policy/*.c) agent/gpu/gpuconfig.c
+AGENT_HDR := $(wildcard agent/learn/*.h agent/policy/*.h) agent/gpu/gpu.h
+AGENT_CFLAGS := -Iagent/learn -Iagent/policy -Iagent/gpu \
 	$(shell pkg-config --cflags inih json-c 2>/dev/null)
 AGENT_LIBS := $(shell pkg-config --libs inih json-c 2>/dev/null) -lm
 AGENT_T_SRC := $(wildcard tests/agent/test_*.c)
@@ -51,6 +52,7 @@ INDIGOCTL_LIBS :=
 CHECK_MORE :=
 BENCH_MORE :=
 -include bpf/bpf.mk tools/sim/sim.mk agent/gpu/gpu.mk
+.DEFAULT_GOAL := all
 
 .PHONY: all module programs check check-unit check-style check-guest check-agent demo \
 	bench install install-dkms uninstall setup clean
@@ -148,8 +150,12 @@ BENCH_CF := -O2 -g $(WARN)
 $(B)/bandit_bench: tools/bench/bandit_bench.c agent/learn/bandit.c agent/learn/linalg.c | $(B)
 	$(CC) $(BENCH_CF) -Iagent/learn -DBENCH_CFLAGS='"$(BENCH_CF)"' $^ -lm -o $@
 
-bench: setup programs $(B)/bandit_bench $(BENCH_MORE)
+$(B)/ingest: tools/bench/ingest.c agent/modlink.c $(CORE_SRC) | $(B)
+	$(CC) $(CPPFLAGS_U) $(BENCH_CF) -D_GNU_SOURCE $(NL_CFLAGS) $^ $(NL_LIBS) -lpthread -o $@
+
+bench: setup programs $(B)/bandit_bench $(B)/ingest $(BENCH_MORE)
 	tools/bench/faultpath.sh
+	tools/bench/ingest.sh
 	{ echo "# Learner speed: choose + update at d = 16, K = 32"; echo; \
 	  echo "Measured $$(date -u +%Y-%m-%d) with \`make bench\` ($(B)/bandit_bench), on the"; \
 	  echo "development machine (2 cores, shared). Goal: under 2 us per decision."; echo; \

@@ -528,28 +528,33 @@ struct event_ctx {
 	int err;
 };
 
-static int on_event(struct nl_msg *msg, void *arg)
+int modlink_dispatch(struct nl_msg *msg, const struct modlink_events *ev)
 {
-	struct event_ctx *ec = arg;
 	struct nlmsghdr *h = nlmsg_hdr(msg);
 	struct genlmsghdr *g = nlmsg_data(h);
 	struct nlattr *tb[INDIGO_A_MAX + 1];
 	int err;
 
-	if (genlmsg_parse(h, 0, tb, INDIGO_A_MAX, reply_policy)) {
-		ec->err = -EBADMSG;
-		return NL_OK;
-	}
+	if (genlmsg_parse(h, 0, tb, INDIGO_A_MAX, reply_policy))
+		return -EBADMSG;
 	if (g->cmd == INDIGO_CMD_EPOCH)
-		err = dispatch_epoch(tb, ec->ev);
+		err = dispatch_epoch(tb, ev);
 	else if (g->cmd == INDIGO_CMD_CANDIDATES)
-		err = dispatch_cands(tb, ec->ev);
+		err = dispatch_cands(tb, ev);
 	else
-		return NL_OK;	/* a newer module's message: skip it */
-	if (err)
-		ec->err = err;
+		return 0;	/* a newer module's message: skip it */
+	return err ? err : 1;
+}
+
+static int on_event(struct nl_msg *msg, void *arg)
+{
+	struct event_ctx *ec = arg;
+	int ret = modlink_dispatch(msg, ec->ev);
+
+	if (ret < 0)
+		ec->err = ret;
 	else
-		ec->handled++;
+		ec->handled += ret;
 	return NL_OK;
 }
 

@@ -86,6 +86,14 @@ int modlink_set_rcvbuf(struct modlink *l, int bytes);
 int modlink_poll(struct modlink *l, const struct modlink_events *ev,
 		 int timeout_ms);
 
+/*
+ * Hands one telemetry message to @ev: 1 when it was an EPOCH or CANDIDATES
+ * message, 0 for a command this version does not know, -EBADMSG when
+ * malformed. What modlink_poll does with each message it receives.
+ */
+struct nl_msg;
+int modlink_dispatch(struct nl_msg *msg, const struct modlink_events *ev);
+
 /* Parses "key=value" into @req (keys as in debugfs policy); -EINVAL if bad. */
 int modlink_policy_parse(struct modlink_policy_req *req, const char *kv);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * indigo.ko: /sys/kernel/debug/indigo/{stats,policy,decisions}.
+ * indigo.ko: /sys/kernel/debug/indigo/{stats,policy,decisions,emit}.
  *
  * One record per line, fields separated by spaces, a header line naming
  * the columns of each table: readable as it is, and by awk.
@@ -11,6 +11,7 @@
 #include "indigo.h"
 
 static struct dentry *dir;
+static atomic64_t emit_failed;		/* batches "emit" could not deliver */
 
 static int stats_show(struct seq_file *m, void *v)
 {
@@ -31,6 +32,8 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "candidates_dropped %lld\n",
 		   (long long)atomic64_read(&indigo.cand_dropped));
 	seq_printf(m, "epoch %llu\n", READ_ONCE(indigo.epoch_seq));
+	seq_printf(m, "emit_failed_batches %lld\n",
+		   (long long)atomic64_read(&emit_failed));
 	seq_puts(m, "node faults allowed");
 	for (r = INDIGO_REASON_DENY; r <= INDIGO_REASON_MAX; r++)
 		seq_printf(m, " veto_%s", indigo_reason_name(r));
@@ -87,6 +90,36 @@ static int decisions_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(decisions);
 
+#define EMIT_MAX	(64U << 20)
+
+/*
+ * "echo N > emit": N synthetic candidates to the telemetry listeners as
+ * fast as the module can send them, for benchmarks of the agent's
+ * ingestion (tools/bench/ingest.sh). Listeners ignore pid 0.
+ */
+static ssize_t emit_write(struct file *f, const char __user *buf, size_t len,
+			  loff_t *pos)
+{
+	u64 failed = 0;
+	u32 n;
+	int ret;
+
+	ret = kstrtou32_from_user(buf, len, 0, &n);
+	if (ret)
+		return ret;
+	if (n > EMIT_MAX)
+		return -ERANGE;
+	ret = indigo_genl_emit(n, &failed);
+	atomic64_add(failed, &emit_failed);
+	return ret ? ret : len;
+}
+
+static const struct file_operations emit_fops = {
+	.owner = THIS_MODULE,
+	.write = emit_write,
+	.llseek = noop_llseek,
+};
+
 void indigo_debugfs_init(void)
 {
 	/* debugfs is for people; the module works without it */
@@ -94,6 +127,7 @@ void indigo_debugfs_init(void)
 	debugfs_create_file("stats", 0400, dir, NULL, &stats_fops);
 	debugfs_create_file("policy", 0400, dir, NULL, &policy_fops);
 	debugfs_create_file("decisions", 0400, dir, NULL, &decisions_fops);
+	debugfs_create_file("emit", 0200, dir, NULL, &emit_fops);
 }
 
 void indigo_debugfs_exit(void)

@@ -126,6 +126,12 @@ const char *indigo_hook_symbol(void);
 
 /* netlink.c */
 int indigo_genl_init(void);
+/*
+ * Sends @n synthetic candidates (pid 0, epoch U64_MAX) through the real
+ * path, for measuring what listeners can take; counts the batches that did
+ * not reach every listener in *@failed.
+ */
+int indigo_genl_emit(u32 n, u64 *failed);
 void indigo_genl_exit(void);
 void indigo_genl_epoch(u64 seq, u32 epoch_ms,
 		       const struct indigo_node_stats *delta,

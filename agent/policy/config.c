@@ -48,14 +48,18 @@ struct key {
 };
 
 static const char *const sections[] = { "agent", "link", "bandit", "policy",
-					"reward" };
+					"reward", "netscope", "gpu" };
 
 static const char *const learners[] = { "linucb", "thompson", "heuristic",
 					NULL };
 static const char *const executors[] = { "kernel", "agent", NULL };
-static const char *const sources[] = { "fixed", "counter", "netscope", NULL };
+static const char *const sources[] = { "fixed", "counter", "netscope", "gpu",
+				       NULL };
 static const char *const model_keys[] = { "fixed", "cgroup", "comm", NULL };
 static const char *const rewards[] = { "costmodel", "progress", NULL };
+static const char *const offon[] = { "off", "on", NULL };
+static const char *const ns_ccs[] = { "netscope", "cubic", "bbr", "reno",
+				      "keep", NULL };
 
 #define OFF(f)	offsetof(struct indigod_config, f)
 #define UKEY(s, n, t, lo, hi, d) \
@@ -99,6 +103,13 @@ static const struct key keys[] = {
 	EKEY(reward, source, rewards, "costmodel"),
 	PKEY(reward, progress_path, KF_EMPTY_OK, ""),
 	DKEY(reward, progress_scale, KF_LO_OPEN, 0, 1e15, "1"),
+	EKEY(netscope, enable, offon, "off"),
+	PKEY(netscope, cgroup, KF_EMPTY_OK, ""),
+	PKEY(netscope, apps, KF_EMPTY_OK, ""),
+	DKEY(netscope, capacity_mbit, KF_LO_OPEN, 0, 4e5, "1000"),
+	DKEY(netscope, floor_mbit, 0, 0, 4e5, "100"),
+	UKEY(netscope, interval_ms, K_U32, 10, 60000, "200"),
+	EKEY(netscope, cc, ns_ccs, "netscope"),
 };
 
 #define NKEYS ARRAY_SIZE(keys)
@@ -113,10 +124,50 @@ struct parse {
 	bool indented;			/* that line starts with a blank */
 	bool have_prev;			/* a key seen since the last header */
 	int set_at[NKEYS];		/* line (or override #) of each key */
+	char gpu_set[GPU_KEYS][32];	/* [gpu] keys seen, for duplicates */
+	int gpu_at[GPU_KEYS];
+	unsigned int ngpu;
 	int err_line;			/* first error's line; 0: none */
 	char *err;
 	size_t errlen;
 };
+
+static int fail(struct parse *ps, int line, const char *what,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * A key of the [gpu] section: agent/gpu/ owns and checks those
+ * (gpu_config_set); here only duplicates are caught. @label names the key
+ * in messages.
+ */
+static int set_gpu(struct parse *ps, const char *key, const char *label,
+		   const char *value, int line)
+{
+	char msg[256];
+	const char *why;
+	unsigned int i;
+
+	for (i = 0; i < ps->ngpu; i++) {
+		if (strcmp(ps->gpu_set[i], key))
+			continue;
+		if (ps->cli)
+			return fail(ps, line, label, "given twice");
+		return fail(ps, line, label, "duplicate key (first set on line %d)",
+			    ps->gpu_at[i]);
+	}
+	if (gpu_config_set(&ps->cfg.gpu, key, value, msg, sizeof(msg))) {
+		/* "key: what is wrong": the key is in the label already */
+		why = strstr(msg, ": ");
+		if (!strncmp(msg, key, strlen(key)) && why)
+			return fail(ps, line, label, "%s", why + 2);
+		return fail(ps, line, label, "%s", msg);
+	}
+	if (ps->ngpu < GPU_KEYS && strlen(key) < sizeof(ps->gpu_set[0])) {
+		strcpy(ps->gpu_set[ps->ngpu], key);
+		ps->gpu_at[ps->ngpu++] = line;
+	}
+	return 0;
+}
 
 /* Copies @v into @dst quoted-safe: printable, one line, bounded. */
 static void show(char *dst, size_t n, const char *v)
@@ -353,6 +404,10 @@ static int handler(void *user, const char *section, const char *name,
 		fail(ps, line, what, "in unknown section [%s]", section);
 		return 1;
 	}
+	if (!strcmp(section, "gpu")) {
+		set_gpu(ps, name, what, value, line);
+		return 1;
+	}
 	i = find_key(section, name);
 	if (i < 0) {
 		fail(ps, line, what, "unknown key in [%s]", section);
@@ -525,7 +580,7 @@ static int cross_check(struct parse *ps)
 
 size_t config_key_count(void)
 {
-	return NKEYS;
+	return NKEYS + GPU_KEYS;
 }
 
 void config_defaults(struct indigod_config *cfg)
@@ -537,6 +592,7 @@ void config_defaults(struct indigod_config *cfg)
 	parse_init(&ps, NULL, "defaults", true, NULL, 0);
 	for (i = 0; i < NKEYS; i++)
 		set_value(&ps, &keys[i], keys[i].name, keys[i].def, 0);
+	gpu_config_defaults(&ps.cfg.gpu);
 	*cfg = ps.cfg;
 }
 
@@ -669,6 +725,10 @@ static int apply_one(struct parse *ps, const char *set, int nr)
 	if (!known_section(name)) {
 		name[dot - name] = '.';
 		return fail(ps, nr, name, "unknown section");
+	}
+	if (!strcmp(name, "gpu")) {
+		name[dot - name] = '.';
+		return set_gpu(ps, dot + 1, name, value, nr);
 	}
 	i = find_key(name, dot + 1);
 	name[dot - name] = '.';

@@ -27,6 +27,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpu.h"	/* [gpu]: struct gpu_config, checked by agent/gpu/ */
+
+#define GPU_KEYS	8	/* keys of [gpu] (gpu_config_set), all in the example */
+
 #define CONFIG_DEFAULT_PATH	"/etc/indigo/indigod.conf"
 #define CONFIG_PATH_MAX		256	/* bytes of a path value, with NUL */
 #define CONFIG_FILE_MAX		65536	/* a larger file is refused */
@@ -46,6 +50,7 @@ enum config_link_source {
 	CONFIG_LINK_FIXED,	/* the figures below, as configured */
 	CONFIG_LINK_COUNTER,	/* live bandwidth from counter_path */
 	CONFIG_LINK_NETSCOPE,	/* live figures from the netscope programs */
+	CONFIG_LINK_GPU,	/* the probed host<-GPU link (agent/gpu/) */
 };
 
 /* Which application's model the agent uses. */
@@ -58,6 +63,14 @@ enum config_model_key {
 enum config_reward {
 	CONFIG_REWARD_COSTMODEL,	/* stall time saved minus transfer cost */
 	CONFIG_REWARD_PROGRESS,		/* the application's own progress */
+};
+
+enum config_ns_cc {		/* the CC Netscope gives controlled apps */
+	CONFIG_NS_CC_NETSCOPE,
+	CONFIG_NS_CC_CUBIC,
+	CONFIG_NS_CC_BBR,
+	CONFIG_NS_CC_RENO,
+	CONFIG_NS_CC_KEEP,		/* leave each flow's own */
 };
 
 /* Plain data: copy it by assignment. Paths are "" when switched off. */
@@ -98,6 +111,16 @@ struct indigod_config {
 		char progress_path[CONFIG_PATH_MAX];	/* a counter */
 		double progress_scale;		/* progress/s worth 1 */
 	} reward;
+	struct {			/* see agent/netscope/ns_indigod.h */
+		int enable;			/* 0: off, 1: on */
+		char cgroup[CONFIG_PATH_MAX];	/* attach point, "": the root */
+		char apps[CONFIG_PATH_MAX];	/* "DIR[=PROGRESS] ..." */
+		double capacity_mbit;		/* the link's capacity */
+		double floor_mbit;		/* least rate of a sensitive app */
+		uint32_t interval_ms;		/* control interval */
+		int cc;				/* enum config_ns_cc */
+	} netscope;
+	struct gpu_config gpu;		/* [gpu], see agent/gpu/gpu.h */
 };
 
 /* Fills @cfg with every default. */

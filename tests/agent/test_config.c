@@ -276,6 +276,13 @@ static const struct {
 	  "indigod.conf:2: source: source = progress needs a progress_path" },
 	{ "[reward]\nprogress_scale = 0\n",
 	  "indigod.conf:2: progress_scale: 0 is out of range (0, 1e+15]" },
+	/* [gpu] is checked by agent/gpu/, reported the same way */
+	{ "[gpu]\nprobe_share = 0\n",
+	  "indigod.conf:2: probe_share: 0 is out of range (0, 1]" },
+	{ "[gpu]\nnodes = fast\nnodes = far\n",
+	  "indigod.conf:3: nodes: duplicate key (first set on line 2)" },
+	{ "[gpu]\ngpu_nodes = far\n",
+	  "indigod.conf:2: gpu_nodes: unknown key" },
 	{ "[agent]\nmodel_key = pid\n",
 	  "indigod.conf:2: model_key: \"pid\" is not one of fixed, cgroup, comm" },
 };
@@ -430,6 +437,7 @@ static const struct {
 	  "--set link.far_latency_ns: 50 is not above local_latency_ns (100)" },
 	{ { "link.source=counter" },
 	  "--set link.source: source = counter needs a counter_path" },
+	{ { "gpu.nodes=fast", "gpu.nodes=far" }, "--set gpu.nodes: given twice" },
 	{ { "agent.state_dir=" },
 	  "--set agent.state_dir: empty value (default: /var/lib/indigo)" },
 };

@@ -30,6 +30,9 @@
  * INDIGO_CMD_CANDIDATES	batches of sampled hot-page candidates:
  *	INDIGO_A_EPOCH_SEQ and INDIGO_A_CANDS, a nest of INDIGO_A_CAND entries
  *	(enum indigo_cand_attr).
+ *	Batches with epoch U64_MAX and pid 0 are synthetic: sent on demand
+ *	(debugfs file "emit") to measure what listeners can take; agents
+ *	ignore them.
  *
  * Units: access rates are in mHz (observations per 1000 s), so that pages
  * touched less than once a second still get a non-zero rate. Durations are

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The [gpu] section's keys. The agent's INI reader hands each key here;
+ * messages read "KEY: what is wrong" for it to prefix with FILE:LINE.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+#include "probe.h"
+
+#define SHOW_MAX	48	/* characters of a bad value quoted back */
+
+void gpu_config_defaults(struct gpu_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->enable = true;
+	strcpy(cfg->driver, "libcuda.so.1");
+	strcpy(cfg->sysfs_root, "/sys");
+	cfg->nodes = GPU_NODES_FAR;	/* what the module does with CPU-less nodes */
+	cfg->probe_share = 0.05;
+	cfg->probe_page_bytes = 4096;
+	cfg->probe_batch_kib = 16384;
+	cfg->probe_reps = 8;
+}
+
+static int bad(char *err, size_t n, const char *key, const char *fmt,
+	       const char *v)
+{
+	char show[SHOW_MAX + 1];
+	size_t i;
+	int k;
+
+	for (i = 0; v[i] && i < SHOW_MAX; i++)
+		show[i] = isprint((unsigned char)v[i]) ? v[i] : '?';
+	show[i] = '\0';
+	if (err && n) {
+		k = snprintf(err, n, "%s: ", key);
+		if (k >= 0 && (size_t)k < n)
+			snprintf(err + k, n - k, fmt, show);
+	}
+	return -EINVAL;
+}
+
+static int set_u32(uint32_t *dst, const char *key, const char *v,
+		   uint32_t lo, uint32_t hi, char *err, size_t n)
+{
+	char fmt[96];
+	unsigned long long u;
+	const char *p;
+
+	for (p = v; isdigit((unsigned char)*p); p++)
+		;
+	if (!*v || *p)
+		return bad(err, n, key, "\"%s\" is not a whole number", v);
+	errno = 0;
+	u = strtoull(v, NULL, 10);
+	if (errno || u < lo || u > hi) {
+		snprintf(fmt, sizeof(fmt), "%%s is out of range %u-%u", lo, hi);
+		return bad(err, n, key, fmt, v);
+	}
+	*dst = (uint32_t)u;
+	return 0;
+}
+
+static int set_path(char *dst, const char *key, const char *v, char *err,
+		    size_t n)
+{
+	if (!*v)
+		return bad(err, n, key, "an empty path%s", v);
+	if (strlen(v) >= GPU_PATH_MAX)
+		return bad(err, n, key, "\"%s\" is longer than 255 bytes", v);
+	strcpy(dst, v);
+	return 0;
+}
+
+static int set_choice(int *dst, const char *key, const char *v,
+		      const char *const *choices, const char *list, char *err,
+		      size_t n)
+{
+	char fmt[96];
+	int i;
+
+	for (i = 0; choices[i]; i++)
+		if (!strcmp(v, choices[i])) {
+			*dst = i;
+			return 0;
+		}
+	snprintf(fmt, sizeof(fmt), "\"%%s\" is not one of %s", list);
+	return bad(err, n, key, fmt, v);
+}
+
+int gpu_config_set(struct gpu_config *cfg, const char *key, const char *value,
+		   char *err, size_t errlen)
+{
+	static const char *const yesno[] = { "no", "yes", NULL };
+	static const char *const modes[] = { "far", "fast", "ignore", NULL };
+	struct gpu_config c;
+	char *end;
+	int e, i;
+
+	if (!cfg || !key || !value)
+		return -EINVAL;
+	c = *cfg;
+	if (!strcmp(key, "enable")) {
+		i = c.enable;
+		e = set_choice(&i, key, value, yesno, "yes, no", err, errlen);
+		c.enable = i;
+	} else if (!strcmp(key, "driver")) {
+		e = set_path(c.driver, key, value, err, errlen);
+	} else if (!strcmp(key, "sysfs_root")) {
+		e = set_path(c.sysfs_root, key, value, err, errlen);
+	} else if (!strcmp(key, "nodes")) {
+		e = set_choice(&c.nodes, key, value, modes, "far, fast, ignore",
+			       err, errlen);
+	} else if (!strcmp(key, "probe_share")) {
+		errno = 0;
+		c.probe_share = strtod(value, &end);
+		if (end == value || *end || errno || isspace((unsigned char)*value))
+			e = bad(err, errlen, key, "\"%s\" is not a number", value);
+		else if (!(c.probe_share > 0 && c.probe_share <= 1))
+			e = bad(err, errlen, key, "%s is out of range (0, 1]", value);
+		else
+			e = 0;
+	} else if (!strcmp(key, "probe_page_bytes")) {
+		e = set_u32(&c.probe_page_bytes, key, value, 512, 2097152, err,
+			    errlen);
+	} else if (!strcmp(key, "probe_batch_kib")) {
+		e = set_u32(&c.probe_batch_kib, key, value, 64, 1048576, err,
+			    errlen);
+	} else if (!strcmp(key, "probe_reps")) {
+		e = set_u32(&c.probe_reps, key, value, 1, PROBE_REPS_MAX, err,
+			    errlen);
+	} else {
+		e = bad(err, errlen, key, "unknown key%s", "");
+	}
+	if (e)
+		return e;
+	if ((uint64_t)c.probe_batch_kib * 1024 < c.probe_page_bytes)
+		return bad(err, errlen, key,
+			   "%s leaves probe_batch_kib below probe_page_bytes",
+			   value);
+	*cfg = c;
+	return 0;
+}

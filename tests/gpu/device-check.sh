@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The GPU tier on a real GPU: builds build/indigo-gpu, discovers the GPUs,
+# probes each host<->GPU link and checks that the measured pinned batch
+# bandwidth, each way, lies within a plausible range of the link's nominal
+# figure. Writes what it measured to $OUT (or build/gpu-device-check/) for
+# tools/bench/results/gpu.md.
+#
+#	tests/gpu/device-check.sh			# on the GPU host, repo root
+#	tests/gpu/device-check.sh --build-portable	# here: a binary to carry
+#
+# Environment:
+#	GPU_NAME	a GPU whose name contains this must be found (H200)
+#	NOMINAL_GBS	the link's nominal bandwidth per direction, GB/s
+#			(64: PCIe Gen5 x16; use 450 for NVLink-C2C on GH200)
+#	LO_FRAC HI_FRAC	the plausible range, as shares of nominal (0.5 1.0;
+#			pinned copies on Gen5 x16 reach 40-57 GB/s)
+#	PROBE_SHARE	the probe's share of the link (0.5: the host is ours)
+#
+# Where the GPU host cannot build (no json-c headers), run
+# --build-portable here first: it links json-c statically into
+# build/indigo-gpu-portable, which this script then uses.
+#
+# Exit: 0 in range, 1 out of range or no such GPU, 2 no GPU tier at all,
+# 3 cannot build or run the check.
+set -u
+cd "$(dirname "$0")/../.." || exit 3
+
+if [ "${1:-}" = --build-portable ]; then
+	cuda=${CUDA_HOME:-/usr/local/cuda}
+	mkdir -p build &&
+	cc -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -DINDIGO_GPU=1 \
+		-idirafter "$cuda/include" -Iagent/gpu -Iagent/policy \
+		$(pkg-config --cflags json-c) agent/gpu/*.c agent/policy/costmodel.c \
+		-Wl,-Bstatic -ljson-c -Wl,-Bdynamic -ldl -lm \
+		-o build/indigo-gpu-portable || exit 3
+	echo "built build/indigo-gpu-portable: carry it to the GPU host"
+	exit 0
+fi
+
+GPU_NAME=${GPU_NAME:-H200}
+NOMINAL_GBS=${NOMINAL_GBS:-64}
+LO_FRAC=${LO_FRAC:-0.5}
+HI_FRAC=${HI_FRAC:-1.0}
+PROBE_SHARE=${PROBE_SHARE:-0.5}
+out=${OUT:-build/gpu-device-check}
+mkdir -p "$out" || exit 3
+command -v python3 >/dev/null || { echo "device-check: python3 missing"; exit 3; }
+
+if make -s build/indigo-gpu >"$out/build.log" 2>&1; then
+	tool=build/indigo-gpu
+elif [ -x build/indigo-gpu-portable ]; then
+	tool=build/indigo-gpu-portable
+	echo "device-check: cannot build here (see $out/build.log): using $tool"
+else
+	cat "$out/build.log"
+	echo "device-check: cannot build build/indigo-gpu and no build/indigo-gpu-portable"
+	exit 3
+fi
+
+cmd="$tool --set probe_share=$PROBE_SHARE"
+{
+	date -u +%Y-%m-%dT%H:%M:%SZ
+	uname -r
+	command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,pci.bus_id,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv
+} >"$out/host.txt" 2>&1
+$cmd >"$out/table.txt" 2>"$out/stderr.txt"
+rc=$?
+cat "$out/host.txt" "$out/table.txt" "$out/stderr.txt"
+[ $rc = 0 ] || { echo "device-check: no GPU tier (exit $rc)"; exit 2; }
+$cmd --json >"$out/probe.json" 2>>"$out/stderr.txt" || exit 2
+
+python3 - "$out/probe.json" "$GPU_NAME" "$NOMINAL_GBS" "$LO_FRAC" "$HI_FRAC" "$cmd" <<'PY'
+import json, sys
+path, name, nominal, lo, hi, cmd = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:6]), sys.argv[6]
+g = json.load(open(path))["gpu"]
+ok, rows = True, []
+gpus = [x for x in g["gpus"] if name in x["name"]]
+if not gpus:
+    print(f"FAIL: no GPU named *{name}*: {[x['name'] for x in g['gpus']]}")
+    sys.exit(1)
+for x in gpus:
+    for d in ("h2d", "d2h"):
+        for m in ("pinned", "pageable"):
+            f = x["link"][d][m]
+            rows.append(f"| {x['ordinal']} {x['name']} | {d} | {m} | {f['lat_ns']/1e3:.1f} | "
+                        f"{f['page_bw']/1e9:.2f} | {f['batch_bw']/1e9:.2f} |")
+        bw = x["link"][d]["pinned"]["batch_bw"] / 1e9
+        good = lo * nominal <= bw <= hi * nominal
+        ok &= good
+        print(f"{'ok' if good else 'FAIL'}: GPU {x['ordinal']} {d} pinned {bw:.1f} GB/s, "
+              f"plausible {lo*nominal:.0f}-{hi*nominal:.0f} GB/s (nominal {nominal:g})")
+        lat = x["link"][d]["pinned"]["lat_ns"] / 1e3
+        if not 1 <= lat <= 1000:
+            ok = False
+            print(f"FAIL: GPU {x['ordinal']} {d} page copy {lat:.1f} us, plausible 1-1000 us")
+print()
+print(f"Command: `{cmd}` (driver {g['driver_version']}, nodes {g['nodes']})")
+print()
+print("| GPU | dir | host memory | page copy us | page GB/s | batch GB/s |")
+print("|---|---|---|---|---|---|")
+print("\n".join(rows))
+sys.exit(0 if ok else 1)
+PY

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A stand-in libcuda for the driver backend's tests (test_driver.c): the
+ * entry points agent/gpu/driver.c looks up, over host memory, so the real
+ * dlopen/dlsym/version/discovery/probe path runs without a GPU. Behaviour
+ * from the environment, read at each call:
+ *
+ *	FAKECUDA_VERSION	cuDriverGetVersion's answer (12080)
+ *	FAKECUDA_INIT		cuInit's CUresult (0)
+ *	FAKECUDA_DEVICES	device count (1)
+ *	FAKECUDA_NUMA		NUMA node of device 0's memory (none)
+ *	FAKECUDA_FAIL_COPY	"N:CODE": the Nth copy since cuInit fails with CODE
+ *
+ * fakecuda_live() counts what is allocated and not freed, contexts
+ * retained and not released: tests check it returns to 0.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda.h>
+
+#define API __attribute__((visibility("default")))
+
+struct CUevent_st {
+	struct timespec at;
+};
+
+struct CUstream_st {
+	int unused;
+};
+
+static int live, copies;
+
+static int env(const char *name, int def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? atoi(v) : def;
+}
+
+API int fakecuda_live(void)
+{
+	return live;
+}
+
+API CUresult cuDriverGetVersion(int *v)
+{
+	*v = env("FAKECUDA_VERSION", 12080);
+	return CUDA_SUCCESS;
+}
+
+API CUresult cuInit(unsigned int flags)
+{
+	(void)flags;
+	live = 0;
+	copies = 0;
+	return env("FAKECUDA_INIT", 0);
+}
+
+/* The fake's own words, so tests can tell them from INDIGO's table */
+API CUresult cuGetErrorName(CUresult e, const char **s)
+{
+	*s = e == CUDA_ERROR_NO_DEVICE ? "CUDA_ERROR_NO_DEVICE" :
+	     e == CUDA_ERROR_DEVICE_UNAVAILABLE ? "CUDA_ERROR_DEVICE_UNAVAILABLE" : NULL;
+	return *s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+API CUresult cuGetErrorString(CUresult e, const char **s)
+{
+	*s = e == CUDA_ERROR_NO_DEVICE ? "fake: no CUDA-capable device is detected" :
+	     e == CUDA_ERROR_DEVICE_UNAVAILABLE ? "fake: device fell off the bus" : NULL;
+	return *s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+API CUresult cuDeviceGetCount(int *n)
+{
+	*n = env("FAKECUDA_DEVICES", 1);
+	return CUDA_SUCCESS;
+}
+
+API CUresult cuDeviceGet(CUdevice *d, int ordinal)
+{
+	if (ordinal < 0 || ordinal >= env("FAKECUDA_DEVICES", 1))
+		return CUDA_ERROR_INVALID_DEVICE;
+	*d = ordinal;
+	return CUDA_SUCCESS;
+}
+
+API CUresult cuDeviceGetName(char *name, int len, CUdevice d)
+{
+	snprintf(name, len, "Fake H200 #%d", d);
+	return CUDA_SUCCESS;
+}
+
+API CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d)
+{
+	(void)d;
+	*bytes = (size_t)141 << 30;
+	return CUDA_SUCCESS;
+}
+
+API CUresult cuDeviceGetPCIBusId(char *id, int len, CUdevice d)
+{
+	snprintf(id, len, "00000000:%02X:00.0", 0x3b + d);
+	return CUDA_SUCCESS;
+}
+
+API CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
+{
+	int numa = env("FAKECUDA_NUMA", -1);
+
+	switch ((int)a) {
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+		*v = 9;
+		return CUDA_SUCCESS;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+		*v = 0;
+		return CUDA_SUCCESS;
+	case CU_DEVICE_ATTRIBUTE_NUMA_CONFIG:
+		*v = numa >= 0 && d == 0 ? CU_DEVICE_NUMA_CONFIG_NUMA_NODE :
+					   CU_DEVICE_NUMA_CONFIG_NONE;
+		return CUDA_SUCCESS;
+	case CU_DEVICE_ATTRIBUTE_NUMA_ID:
+		*v = d == 0 ? numa : -1;
+		return CUDA_SUCCESS;
+	case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID:
+		*v = 0;
+		return CUDA_SUCCESS;
+	default:	/* as an older driver does for attributes it lacks */
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+API CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
+{
+	(void)d;
+	*c = (CUcontext)&live;
+	live++;
+	return CUDA_SUCCESS;
+}
+
+API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d)
+{
+	(void)d;
+	live--;
+	return CUDA_SUCCESS;
+}
+
+API CUresult cuCtxSetCurrent(CUcontext c)
+{
+	(void)c;
+	return CUDA_SUCCESS;
+}
+
+static CUresult alloc(void **p, size_t n)
+{
+	*p = malloc(n);
+	if (!*p)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	live++;
+	return CUDA_SUCCESS;
+}
+
+static CUresult release(void *p)
+{
+	free(p);
+	live--;
+	return CUDA_SUCCESS;
+}
+
+API CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
+{
+	void *q;
+	CUresult e = alloc(&q, n);
+
+	*p = (CUdeviceptr)(uintptr_t)q;
+	return e;
+}
+
+API CUresult cuMemFree_v2(CUdeviceptr p)
+{
+	return release((void *)(uintptr_t)p);
+}
+
+API CUresult cuMemAllocHost_v2(void **p, size_t n)
+{
+	return alloc(p, n);
+}
+
+API CUresult cuMemFreeHost(void *p)
+{
+	return release(p);
+}
+
+static CUresult copy(void *dst, const void *src, size_t n)
+{
+	const char *fail = getenv("FAKECUDA_FAIL_COPY");
+	int at, code;
+
+	copies++;
+	if (fail && sscanf(fail, "%d:%d", &at, &code) == 2 && copies == at)
+		return code;
+	memcpy(dst, src, n);
+	return CUDA_SUCCESS;
+}
+
+API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *h, size_t n, CUstream s)
+{
+	(void)s;
+	return copy((void *)(uintptr_t)d, h, n);
+}
+
+API CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, CUstream s)
+{
+	(void)s;
+	return copy(h, (void *)(uintptr_t)d, n);
+}
+
+API CUresult cuStreamCreate(CUstream *s, unsigned int flags)
+{
+	(void)flags;
+	return alloc((void **)s, sizeof(**s));
+}
+
+API CUresult cuStreamDestroy_v2(CUstream s)
+{
+	return release(s);
+}
+
+API CUresult cuEventCreate(CUevent *e, unsigned int flags)
+{
+	(void)flags;
+	return alloc((void **)e, sizeof(**e));
+}
+
+API CUresult cuEventDestroy_v2(CUevent e)
+{
+	return release(e);
+}
+
+API CUresult cuEventRecord(CUevent e, CUstream s)
+{
+	(void)s;
+	clock_gettime(CLOCK_MONOTONIC, &e->at);
+	return CUDA_SUCCESS;
+}
+
+API CUresult cuEventSynchronize(CUevent e)
+{
+	(void)e;
+	return CUDA_SUCCESS;
+}
+
+/* Only the pre-12.8 name: the backend must fall back to it */
+#undef cuEventElapsedTime
+API CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b)
+{
+	*ms = (float)((b->at.tv_sec - a->at.tv_sec) * 1e3 +
+		      (b->at.tv_nsec - a->at.tv_nsec) / 1e6);
+	/* a copy within the clock's resolution still took some time */
+	if (*ms <= 0)
+		*ms = 1e-6f;
+	return CUDA_SUCCESS;
+}
