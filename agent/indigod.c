@@ -10,7 +10,8 @@
  *		[--save-every N] [--sysfs DIR]
  *
  * Logs go to stderr with syslog priority prefixes ("<6>indigod: ..."), which
- * journald files by priority. SIGHUP reloads the configuration, SIGTERM and
+ * journald files by priority. SIGUSR1 probes the GPU links again (gpu/).
+ * SIGHUP reloads the configuration, SIGTERM and
  * SIGINT save the model and exit 0.
  */
 #include <errno.h>
@@ -39,6 +40,10 @@
 #include "dlog.h"
 #include "epoch.h"
 #include "modelfile.h"
+#include "ns_indigod.h"
+#include "gpu.h"
+
+#include <json-c/json.h>
 
 /* actions.h mirrors the uAPI without including it */
 _Static_assert(ACT_MODE_GATE == INDIGO_MODE_GATE, "mode gate");
@@ -66,7 +71,7 @@ _Static_assert(CTX_DIM <= DLOG_CONTEXT_MAX, "context fits the log");
 #define LOG_INFO	6
 #define LOG_DEBUG	7
 
-static volatile sig_atomic_t stop_sig, hup_sig;
+static volatile sig_atomic_t stop_sig, hup_sig, usr1_sig;
 
 struct daemon {
 	const char *conf_path;
@@ -82,6 +87,10 @@ struct daemon {
 	char model_path[CONFIG_PATH_MAX + MODELFILE_NAME_MAX + 2];
 	struct dlog *dlog;
 	struct modlink *ml;
+	struct ns_agent *ns;		/* [netscope]; NULL when off */
+	struct gpu_tier *gpu;		/* [gpu]; NULL without GPUs */
+	int ns_err;			/* its last error, said once */
+	double ns_far_ns;		/* link.source netscope: measured */
 
 	bool have_pol;
 	struct act_policy pol;		/* the last policy chosen */
@@ -135,6 +144,8 @@ static void on_signal(int sig)
 {
 	if (sig == SIGHUP)
 		hup_sig = 1;
+	else if (sig == SIGUSR1)
+		usr1_sig = 1;
 	else
 		stop_sig = 1;
 }
@@ -147,7 +158,7 @@ static int setup_signals(void)
 	sa.sa_handler = on_signal;	/* no SA_RESTART: poll() returns EINTR */
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGTERM, &sa, NULL) || sigaction(SIGINT, &sa, NULL) ||
-	    sigaction(SIGHUP, &sa, NULL))
+	    sigaction(SIGHUP, &sa, NULL) || sigaction(SIGUSR1, &sa, NULL))
 		return -errno;
 	sa.sa_handler = SIG_IGN;
 	if (sigaction(SIGPIPE, &sa, NULL))
@@ -314,10 +325,9 @@ static uint64_t pick_seed(void)
 
 static void warn_unsupported(const struct indigod_config *c)
 {
-	if (c->link.source == CONFIG_LINK_NETSCOPE)
+	if (c->link.source == CONFIG_LINK_NETSCOPE && !c->netscope.enable)
 		logmsg(LOG_WARNING,
-		       "link source=%s is not implemented yet: using the configured fixed figures",
-		       config_link_source_name(c->link.source));
+		       "link source=netscope needs [netscope] enable = on: using the configured fixed figures");
 }
 
 /* The learner (and its saved model) for d->cfg. */
@@ -539,6 +549,24 @@ static void measure_link(struct daemon *d)
 	double avail;
 	int ret;
 
+	if (d->cfg.link.source == CONFIG_LINK_NETSCOPE && d->ns) {
+		if (ns_indigod_link(d->ns, &d->cfg, &d->avail_gbps, &d->ns_far_ns))
+			return;		/* not measured yet: the fixed figures */
+		epoch_params_from(&d->cfg, &p);
+		p.link.bandwidth = cm_gbps_to_bytes_per_s(fmax(d->avail_gbps, 1e-3));
+		p.link.far_ns = d->ns_far_ns;
+		epoch_reconfigure(&d->es, &p);
+		return;
+	}
+	if (d->cfg.link.source == CONFIG_LINK_GPU && d->gpu) {
+		epoch_params_from(&d->cfg, &p);
+		/* promotion from GPU memory: the GPU -> host direction */
+		if (!gpu_tier_cm_link(d->gpu, 0, GPU_D2H, &p.link, &p.link)) {
+			d->avail_gbps = p.link.bandwidth * 8 / 1e9;
+			epoch_reconfigure(&d->es, &p);
+		}
+		return;
+	}
 	if (d->cfg.link.source != CONFIG_LINK_COUNTER)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &at);
@@ -689,7 +717,14 @@ static void write_status(const struct daemon *d, const struct ctx_link *link)
 
 	if (!d->cfg.agent.status_path[0])
 		return;
+	/* what the GPU tier knows, for indigoctl status */
+	si.extra = d->gpu ? json_object_new_object() : NULL;
+	if (si.extra && gpu_tier_json(d->gpu, si.extra)) {
+		json_object_put(si.extra);
+		si.extra = NULL;
+	}
 	ret = status_write(d->cfg.agent.status_path, &si);
+	json_object_put(si.extra);
 	if (ret)
 		logmsg(LOG_DEBUG, "%s: %s", d->cfg.agent.status_path,
 		       strerror(-ret));
@@ -717,6 +752,8 @@ static void on_epoch(const struct modlink_epoch *m, void *arg)
 	measure_link(d);
 	if (d->avail_gbps > 0)
 		link.bandwidth_gbps = d->avail_gbps;
+	if (d->ns_far_ns > 0)
+		link.far_ns = d->ns_far_ns;
 	to_ctx_epoch(m, &e);
 	ret = ctx_read_mem(d->sysfs, e.far, e.nfar, &mem);
 	if (ret && !d->mem_warned) {
@@ -768,7 +805,8 @@ static void on_cands(u64 seq, const struct modlink_cand *c, u32 n, void *arg)
 	struct daemon *d = arg;
 	u32 i;
 
-	(void)seq;
+	if (seq == UINT64_MAX)
+		return;	/* synthetic, for benchmarks (uAPI) */
 	for (i = 0; i < n && i < MODLINK_MAX_CANDS; i++) {
 		pc[i].addr = c[i].addr;
 		pc[i].pid = c[i].pid;
@@ -858,10 +896,96 @@ static int executor_sync(struct daemon *d)
 	return ret;
 }
 
+/* [gpu]: GPU memory as a tier; without one the agent goes on as it was. */
+static void gpu_start(struct daemon *d)
+{
+	const struct gpu_info *g;
+	char err[512], nodes[128];
+	size_t i, n;
+	int ret;
+
+	d->gpu = NULL;
+	if (!d->cfg.gpu.enable)
+		return;
+	ret = gpu_tier_start(&d->cfg.gpu, &d->gpu, err, sizeof(err));
+	if (ret) {
+		logmsg(ret == -ENOENT || ret == -ENODEV || ret == -ENOTSUP ?
+		       LOG_NOTICE : LOG_WARNING,
+		       "gpu: %s; going on without the GPU tier", err);
+		return;
+	}
+	n = gpu_tier_gpus(d->gpu, &g);
+	for (i = 0; i < n; i++)
+		logmsg(LOG_INFO,
+		       "gpu %d: %s %s, %.1f GiB, host node %d, memory node %d; pinned batch %.3g GB/s to the GPU, %.3g GB/s back",
+		       g[i].ordinal, g[i].name, g[i].pci,
+		       g[i].mem_bytes / 1073741824.0, g[i].host_node,
+		       g[i].mem_node,
+		       g[i].link.x[GPU_H2D][GPU_PINNED].batch_bw / 1e9,
+		       g[i].link.x[GPU_D2H][GPU_PINNED].batch_bw / 1e9);
+	if (!gpu_nodeset_format(&gpu_tier_nodes(d->gpu)->far, nodes,
+				sizeof(nodes)))
+		logmsg(LOG_INFO, "gpu: far nodes for the module: %s", nodes);
+}
+
+/* SIGUSR1: measure the GPU links again; a lost device ends the tier. */
+static void gpu_reprobe(struct daemon *d)
+{
+	char err[512];
+	int ret;
+
+	if (!d->gpu)
+		return;
+	ret = gpu_tier_probe(d->gpu, err, sizeof(err));
+	if (!ret) {
+		logmsg(LOG_INFO, "gpu: links probed again");
+		return;
+	}
+	logmsg(LOG_WARNING, "gpu: %s%s", err,
+	       ret == -ENODEV ? "; going on without the GPU tier" :
+				"; keeping the last figures");
+	if (ret == -ENODEV) {
+		gpu_tier_stop(d->gpu);
+		d->gpu = NULL;
+	}
+}
+
+/* [netscope]: the eBPF programs and their controller (agent/netscope/). */
+static void netscope_start(struct daemon *d)
+{
+	char err[512];
+	int cc_err, ret;
+
+	d->ns_err = 0;
+	d->ns_far_ns = 0;
+	ret = ns_indigod_start(&d->ns, &d->cfg, &cc_err, err, sizeof(err));
+	if (ret)
+		logmsg(LOG_ERR, "%s; running without Netscope", err);
+	else if (d->ns && cc_err)
+		logmsg(LOG_WARNING, "netscope: congestion control \"netscope\" not registered (%s); measuring and pacing without it",
+		       strerror(-cc_err));
+	else if (d->ns)
+		logmsg(LOG_INFO, "netscope: programs attached, congestion control \"netscope\" registered");
+}
+
+static void netscope_tick(struct daemon *d)
+{
+	const char *why = "";
+	int ret;
+
+	if (!d->ns)
+		return;
+	ret = ns_agent_tick(d->ns, &why);
+	if (ret && ret != d->ns_err)
+		logmsg(LOG_WARNING, "netscope: %s: %s", why, strerror(-ret));
+	d->ns_err = ret;
+}
+
 static void reload(struct daemon *d)
 {
 	struct indigod_config cfg;
 	struct epoch_params p;
+	bool ns_changed, gpu_changed;
 
 	sd_notify(0, "RELOADING=1");
 	logmsg(LOG_INFO, "SIGHUP: reloading %s", d->conf_path);
@@ -871,6 +995,8 @@ static void reload(struct daemon *d)
 		return;
 	}
 	warn_unsupported(&cfg);
+	ns_changed = memcmp(&cfg.netscope, &d->cfg.netscope, sizeof(cfg.netscope));
+	gpu_changed = memcmp(&cfg.gpu, &d->cfg.gpu, sizeof(cfg.gpu));
 	if (cfg.agent.learner != d->cfg.agent.learner ||
 	    strcmp(cfg.agent.state_dir, d->cfg.agent.state_dir) ||
 	    memcmp(&cfg.bandit, &d->cfg.bandit, sizeof(cfg.bandit))) {
@@ -891,6 +1017,14 @@ static void reload(struct daemon *d)
 	d->have_ctr = d->ctr_warned = false;
 	d->have_prog = d->prog_warned = false;
 	d->avail_gbps = 0;
+	if (ns_changed) {
+		ns_agent_stop(d->ns);
+		netscope_start(d);
+	}
+	if (gpu_changed) {
+		gpu_tier_stop(d->gpu);
+		gpu_start(d);
+	}
 	dlog_stop(d);
 	dlog_start(d);
 	sd_notify(0, "READY=1");
@@ -912,6 +1046,11 @@ static int run(struct daemon *d)
 			hup_sig = 0;
 			reload(d);
 			continue;
+		}
+		netscope_tick(d);
+		if (usr1_sig) {
+			usr1_sig = 0;
+			gpu_reprobe(d);
 		}
 		if (!d->ml) {
 			if (last_try.tv_sec && ms_since(&last_try) < RETRY_MS) {
@@ -985,6 +1124,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	dlog_start(&d);
+	netscope_start(&d);
+	gpu_start(&d);
 
 	run(&d);
 
@@ -994,6 +1135,8 @@ int main(int argc, char **argv)
 	       d.reconnects);
 	learner_stop(&d);
 	dlog_stop(&d);
+	ns_agent_stop(d.ns);
+	gpu_tier_stop(d.gpu);
 	executor_close(d.ex);
 	if (d.ml)
 		modlink_close(d.ml);

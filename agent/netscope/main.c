@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * indigo-netscope: Netscope alone, in the foreground, without the rest of
+ * indigod (tests, benchmarks, hosts without the module). It loads and
+ * attaches the programs, registers the "netscope" congestion control,
+ * runs the controller for the applications named, and on SIGINT/SIGTERM
+ * detaches and unregisters, leaving the pinned maps.
+ *
+ *	indigo-netscope [--cgroup DIR]... [--app DIR[=PROGRESS] [--sens C]]...
+ *		[--capacity-mbit N] [--floor-mbit N] [--interval-ms N]
+ *		[--cc NAME] [--no-cc] [--observe]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ns_agent.h"
+#include "ns_maps.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: indigo-netscope [--cgroup DIR]... [--app DIR[=PROGRESS] [--sens C]]...\n"
+		"\t[--capacity-mbit N] [--floor-mbit N] [--interval-ms N]\n"
+		"\t[--cc NAME] [--no-cc] [--observe]\n");
+	return 2;
+}
+
+static int parse_num(const char *s, double lo, double hi, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return end == s || *end || errno || !(*v >= lo && *v <= hi) ? -EINVAL : 0;
+}
+
+static void defaults(struct ns_agent_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->load.want_cc = 1;
+	o->interval_ms = 200;
+	o->control = true;
+	strcpy(o->cc, NS_CC_NAME);
+	o->params = (struct ns_app_params){
+		.rate = { .g = 1.0 / 16, .capacity_Bps = 100e6 / 8,
+			  .step_Bps = 100e6 / 8 / 50, .min_Bps = 100e6 / 8 / 100,
+			  .floor_Bps = 100e6 / 8 / 4, .queue_thresh_us = 1000 },
+		.lambda = 1e-3, .forget = 0.99, .max_width = 0.5,
+		.c_untrusted = 4, .c_sensitive = 0.5,
+	};
+}
+
+static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
+{
+	static char root[PATH_MAX];
+	static const struct option lo[] = {
+		{ "cgroup", required_argument, NULL, 'g' },
+		{ "app", required_argument, NULL, 'a' },
+		{ "sens", required_argument, NULL, 's' },
+		{ "capacity-mbit", required_argument, NULL, 'C' },
+		{ "floor-mbit", required_argument, NULL, 'F' },
+		{ "interval-ms", required_argument, NULL, 'i' },
+		{ "cc", required_argument, NULL, 'c' },
+		{ "no-cc", no_argument, NULL, 'N' },
+		{ "observe", no_argument, NULL, 'o' },
+		{ 0 }
+	};
+	struct ns_rate_params *rp = &o->params.rate;
+	char *eq;
+	double v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			if (o->load.ncgroups == NS_ATTACH_MAX)
+				return -E2BIG;
+			o->load.cgroups[o->load.ncgroups++] = optarg;
+			break;
+		case 'a':
+			if (o->napps == NS_APPS_MAX)
+				return -E2BIG;
+			eq = strchr(optarg, '=');
+			if (eq)
+				*eq++ = '\0';
+			snprintf(o->apps[o->napps].cgroup, NS_SRC_MAX, "%s", optarg);
+			snprintf(o->apps[o->napps].progress, NS_SRC_MAX, "%s", eq ? eq : "");
+			o->apps[o->napps].known_c = NAN;
+			o->napps++;
+			break;
+		case 's':	/* the sensitivity of the last --app */
+			if (!o->napps || parse_num(optarg, 0, 1000, &v))
+				return -EINVAL;
+			o->apps[o->napps - 1].known_c = v;
+			break;
+		case 'C':
+			if (parse_num(optarg, 1, 400000, &v))
+				return -EINVAL;
+			rp->capacity_Bps = v * 1e6 / 8;
+			rp->step_Bps = rp->capacity_Bps / 50;
+			rp->min_Bps = rp->capacity_Bps / 100;
+			break;
+		case 'F':
+			if (parse_num(optarg, 0, 400000, &v))
+				return -EINVAL;
+			rp->floor_Bps = v * 1e6 / 8;
+			break;
+		case 'i':
+			if (parse_num(optarg, 10, 60000, &v))
+				return -EINVAL;
+			o->interval_ms = v;
+			break;
+		case 'c':
+			snprintf(o->cc, sizeof(o->cc), "%s", optarg);
+			break;
+		case 'N':
+			o->load.want_cc = 0;
+			break;
+		case 'o':
+			o->control = false;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (optind != argc)
+		return -EINVAL;
+	if (!o->load.ncgroups) {
+		if (ns_cgroup_root(root, sizeof(root)))
+			return -ENOENT;
+		o->load.cgroups[o->load.ncgroups++] = root;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct ns_agent_opts o;
+	struct ns_agent *a;
+	const char *why = "";
+	int ret, last = 0;
+
+	defaults(&o);
+	if (parse_args(argc, argv, &o))
+		return usage();
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	ret = ns_agent_start(&a, &o, &why);
+	if (ret) {
+		fprintf(stderr, "indigo-netscope: %s: %s\n", why, strerror(-ret));
+		return 1;
+	}
+	ret = ns_agent_cc_status(a);
+	if (ret)
+		fprintf(stderr, "indigo-netscope: congestion control \"%s\" not registered: %s\n",
+			NS_CC_NAME, strerror(-ret));
+	printf("indigo-netscope: attached to %zu cgroup(s), %u app(s), cc %s\n",
+	       o.load.ncgroups, o.napps, ret ? "unavailable" : NS_CC_NAME);
+	fflush(stdout);
+	while (!stop) {
+		ret = ns_agent_tick(a, &why);
+		/* say a failure once, not every interval */
+		if (ret && ret != last)
+			fprintf(stderr, "indigo-netscope: %s: %s\n", why, strerror(-ret));
+		last = ret;
+		usleep(20 * 1000);
+	}
+	ns_agent_stop(a);
+	printf("indigo-netscope: detached\n");
+	return 0;
+}

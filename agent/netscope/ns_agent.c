@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Netscope's controller loop in the agent: see ns_agent.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ns_agent.h"
+#include "ns_maps.h"
+#include "ns_progress.h"
+
+struct ns_ctl_app {
+	uint64_t cgid;
+	struct ns_app app;
+	bool have_prev;
+	uint64_t delivered, ce;		/* counters at the last interval */
+	double units;			/* progress figure at the last interval */
+};
+
+struct ns_agent {
+	struct ns_agent_opts o;
+	struct ns_loader *ld;
+	struct ns_maps maps;
+	struct ns_ctl_app apps[NS_APPS_MAX];
+	struct timespec last;
+	bool have_link;
+	double link_delay_us, link_avail_Bps;
+	uint32_t link_base_us;		/* the least RTT of any cgroup */
+	int cgroot_fd;			/* to tell cgroups that are gone */
+	uint64_t total_delivered;
+};
+
+int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
+		   const char **why)
+{
+	struct ns_agent *a = calloc(1, sizeof(*a));
+	unsigned int i;
+	int ret;
+
+	if (!a) {
+		*why = "memory";
+		return -ENOMEM;
+	}
+	a->o = *o;
+	for (i = 0; i < o->napps; i++) {
+		ret = ns_cgroup_id(o->apps[i].cgroup, &a->apps[i].cgid);
+		if (ret) {
+			*why = o->apps[i].cgroup;
+			free(a);
+			return ret;
+		}
+		ns_app_init(&a->apps[i].app, &o->params, o->apps[i].known_c);
+	}
+	ret = ns_loader_open(&a->ld, &o->load, why);
+	if (ret) {
+		free(a);
+		return ret;
+	}
+	a->cgroot_fd = open(o->load.cgroups[0], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	a->maps.stats = ns_loader_map_fd(a->ld, NS_MAP_STATS);
+	a->maps.policy = ns_loader_map_fd(a->ld, NS_MAP_POLICY);
+	a->maps.ctrl = ns_loader_map_fd(a->ld, NS_MAP_CTRL);
+	/* a congestion control that did not register cannot be chosen */
+	if (!strcmp(a->o.cc, NS_CC_NAME) && ns_loader_cc_status(a->ld))
+		a->o.cc[0] = '\0';
+	clock_gettime(CLOCK_MONOTONIC, &a->last);
+	*out = a;
+	return 0;
+}
+
+static int publish(struct ns_agent *a, struct ns_ctl_app *c)
+{
+	struct ns_policy pol = { 0 }, old = { 0 };
+	const struct ns_slope *s = &c->app.slope;
+	struct ns_ctrl ctl = {
+		.sens_milli = c->app.slope.mean * 1000,
+		.sens_lo_milli = s->lo < -1e6 ? -1000000000 : s->lo * 1000,
+		.sens_hi_milli = s->hi > 1e6 ? 1000000000 : s->hi * 1000,
+		.alpha_milli = c->app.rate.alpha * 1000,
+		.rate_Bps = c->app.rate.rate_Bps,
+		.samples = s->n,
+		.flags = c->app.trusted ? NS_CTRL_TRUSTED : 0,
+	};
+	int ret = ns_ctrl_put(&a->maps, c->cgid, &ctl);
+
+	if (ret || !a->o.control)
+		return ret;
+	if (!ns_policy_get(&a->maps, c->cgid, &old)) {
+		if (old.flags & NS_POLICY_FIXED)
+			return 0;
+		pol = old;
+	}
+	memcpy(pol.cc, a->o.cc, sizeof(pol.cc));
+	pol.rate_Bps = c->app.rate.rate_Bps > 4e9 ? 0 : c->app.rate.rate_Bps;
+	pol.sens_milli = c->app.c * 1000;
+	/* an unchanged policy would only make every flow re-apply it */
+	if (!memcmp(pol.cc, old.cc, sizeof(pol.cc)) && pol.gen &&
+	    pol.rate_Bps == old.rate_Bps && pol.sens_milli == old.sens_milli)
+		return 0;
+	return ns_policy_put(&a->maps, c->cgid, &pol);
+}
+
+static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
+		    const char **why)
+{
+	const char *progress = a->o.apps[c - a->apps].progress;
+	struct ns_app_obs obs = { .dt_s = dt };
+	struct ns_cg_stats st = { 0 };
+	double units = 0;
+	int ret;
+
+	ret = ns_stats_get(&a->maps, c->cgid, &st);
+	if (ret && ret != -ENOENT) {
+		*why = "reading ns_cg_stats";
+		return ret;
+	}
+	if (progress[0]) {
+		ret = ns_progress_read(progress, &units);
+		if (ret) {
+			*why = progress;
+			return ret;
+		}
+	}
+	/* congestion is the shared link's (as the NIC's stall counter is in
+	 * the paper): every app sees the same delay signal, its own CE marks */
+	if (c->have_prev) {
+		obs.delay_us = a->link_delay_us ? a->link_delay_us : st.srtt_us;
+		obs.base_us = a->link_base_us ? a->link_base_us : st.min_rtt_us;
+		obs.ce = st.ce_marks - c->ce;
+		obs.units = progress[0] ? units - c->units :
+			    (double)(st.delivered_bytes - c->delivered);
+		ns_app_step(&c->app, &a->o.params, &obs);
+	}
+	c->have_prev = true;
+	c->delivered = st.delivered_bytes;
+	c->ce = st.ce_marks;
+	c->units = units;
+	ret = publish(a, c);
+	if (ret)
+		*why = "writing ns_policy/ns_ctrl";
+	return ret;
+}
+
+/* Link figures over every cgroup with aggregates, not only controlled ones;
+ * entries of cgroups that are gone are dropped (their ids never return). */
+static void measure_link(struct ns_agent *a, double dt)
+{
+	uint64_t key, next, total = 0;
+	double wdelay = 0, w = 0;
+	struct ns_cg_stats st;
+	int ret;
+
+	for (ret = ns_stats_next(&a->maps, NULL, &key); !ret; key = next) {
+		ret = ns_stats_next(&a->maps, &key, &next);
+		if (ns_stats_get(&a->maps, key, &st))
+			continue;
+		/* its flows may outlive it, but no new ones can come */
+		if (a->cgroot_fd >= 0 && !ns_cgroup_alive(a->cgroot_fd, key)) {
+			ns_maps_forget(&a->maps, key);
+			continue;
+		}
+		total += st.delivered_bytes;
+		if (st.min_rtt_us && (!a->link_base_us || st.min_rtt_us < a->link_base_us))
+			a->link_base_us = st.min_rtt_us;
+		if (st.srtt_us && st.live_flows > 0) {
+			wdelay += st.srtt_us * (double)(st.live_flows);
+			w += st.live_flows;
+		}
+	}
+	if (a->total_delivered && total >= a->total_delivered) {
+		double used = (total - a->total_delivered) / dt;
+		double cap = a->o.params.rate.capacity_Bps;
+
+		a->link_avail_Bps = used < cap ? cap - used : 0;
+		if (w > 0)
+			a->link_delay_us = wdelay / w;
+		a->have_link = a->link_delay_us > 0;
+	}
+	a->total_delivered = total;
+}
+
+int ns_agent_tick(struct ns_agent *a, const char **why)
+{
+	struct timespec t;
+	double dt;
+	int ret, first = 0;
+	unsigned int i;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	dt = (t.tv_sec - a->last.tv_sec) + (t.tv_nsec - a->last.tv_nsec) / 1e9;
+	if (dt * 1000 < a->o.interval_ms)
+		return 0;
+	a->last = t;
+	measure_link(a, dt);
+	for (i = 0; i < a->o.napps; i++) {
+		const char *w = NULL;
+
+		ret = step_app(a, &a->apps[i], dt, &w);
+		if (ret && !first) {
+			first = ret;
+			*why = w;
+		}
+	}
+	return first;
+}
+
+int ns_agent_link(const struct ns_agent *a, double *queue_us, double *avail_Bps)
+{
+	if (!a->have_link)
+		return -EAGAIN;
+	*queue_us = a->link_delay_us > a->link_base_us ?
+		    a->link_delay_us - a->link_base_us : 0;
+	*avail_Bps = a->link_avail_Bps;
+	return 0;
+}
+
+int ns_agent_cc_status(const struct ns_agent *a)
+{
+	return ns_loader_cc_status(a->ld);
+}
+
+void ns_agent_stop(struct ns_agent *a)
+{
+	if (!a)
+		return;
+	if (a->cgroot_fd >= 0)
+		close(a->cgroot_fd);
+	ns_loader_close(a->ld);
+	free(a);
+}

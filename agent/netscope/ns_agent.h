@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Netscope in the agent: owns the loaded programs and, per configured
+ * application (cgroup), the controller that estimates its delay
+ * sensitivity and sets its rate, congestion control and sensitivity in
+ * ns_policy once per interval. Driven by the caller's loop (ns_agent_tick),
+ * so it needs no thread of its own.
+ */
+#ifndef INDIGO_NS_AGENT_H
+#define INDIGO_NS_AGENT_H
+
+#include <stdbool.h>
+
+#include "ns_app.h"
+#include "ns_loader.h"
+
+#define NS_APPS_MAX	16
+#define NS_SRC_MAX	256
+
+struct ns_agent_opts {
+	struct ns_load_opts load;
+	struct ns_app_params params;
+	unsigned int interval_ms;
+	bool control;			/* false: measure only */
+	char cc[16];			/* CC for controlled apps; "" to leave */
+	struct {
+		char cgroup[NS_SRC_MAX];
+		char progress[NS_SRC_MAX];	/* "": from flow telemetry */
+		double known_c;			/* NAN: estimate it */
+	} apps[NS_APPS_MAX];
+	unsigned int napps;
+};
+
+struct ns_agent;
+
+/* 0 or -errno with *why naming the step that failed. */
+int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
+		   const char **why);
+/* Call often; acts once per interval. 0, or the first -errno of the
+ * interval with *why set (the loop carries on). */
+int ns_agent_tick(struct ns_agent *a, const char **why);
+/* Live link figures for INDIGO's cost model: the queueing delay (the
+ * flow-weighted RTT over every measured cgroup above the least RTT seen)
+ * and the capacity they left over in the last interval. -EAGAIN before
+ * the first interval. */
+int ns_agent_link(const struct ns_agent *a, double *queue_us, double *avail_Bps);
+/* 0 when "netscope" is registered; else why not. */
+int ns_agent_cc_status(const struct ns_agent *a);
+void ns_agent_stop(struct ns_agent *a);
+
+#endif /* INDIGO_NS_AGENT_H */

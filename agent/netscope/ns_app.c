@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/* An application's sensitivity estimate and rate loop: see ns_app.h. */
+#include <math.h>
+
+#include "ns_app.h"
+
+void ns_app_init(struct ns_app *a, const struct ns_app_params *p,
+		 double known_c)
+{
+	a->known_c = known_c;
+	ns_blr_init(&a->blr, p->lambda, p->forget);
+	ns_rate_init(&a->rate, &p->rate);
+	ns_blr_slope(&a->blr, &a->slope);
+	a->trusted = false;
+	a->c = p->c_untrusted;
+}
+
+bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
+		 const struct ns_app_obs *o)
+{
+	struct ns_rate_obs ro = {
+		.delay_us = o->delay_us, .base_us = o->base_us, .ce = o->ce,
+	};
+
+	/* an idle interval says nothing about progress */
+	if (o->units > 0 && o->delay_us > 0 && o->dt_s > 0)
+		ns_blr_add(&a->blr, log(o->delay_us), log(o->dt_s / o->units));
+	a->trusted = !ns_blr_slope(&a->blr, &a->slope) &&
+		     a->slope.hi - a->slope.lo <= p->max_width;
+	a->c = a->trusted ? fmax(a->slope.mean, 0) : p->c_untrusted;
+	if (!isnan(a->known_c)) {
+		a->trusted = true;
+		a->c = a->known_c;
+	}
+	return ns_rate_step(&a->rate, &p->rate, &ro, a->c,
+			    !a->trusted || a->c >= p->c_sensitive);
+}

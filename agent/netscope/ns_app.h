@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One application (cgroup) under Netscope's control: its delay sensitivity
+ * estimated online, and its rate loop fed with that sensitivity.
+ *
+ * Sensitivity c is the slope of log progress time (seconds per unit of
+ * progress) against log delay: 1 for a ping-pong, whose every turn waits a
+ * round trip; 0 for a transfer limited elsewhere. A unit of progress is the
+ * application's own figure when it has one, else a delivered byte. The
+ * controller acts on c only once its credible interval is narrower than
+ * max_width; until then the application counts as sensitive.
+ */
+#ifndef INDIGO_NS_APP_H
+#define INDIGO_NS_APP_H
+
+#include <stdbool.h>
+
+#include "ns_blr.h"
+#include "ns_rate.h"
+
+struct ns_app_params {
+	struct ns_rate_params rate;
+	double lambda, forget;		/* the regression's prior, discount */
+	double max_width;		/* widest interval acted on */
+	double c_untrusted;		/* c used until then */
+	double c_sensitive;		/* c from which the floor applies */
+};
+
+struct ns_app_obs {
+	double dt_s;			/* the interval's length */
+	double delay_us, base_us;	/* smoothed and least RTT */
+	double ce;			/* CE marks in the interval */
+	double units;			/* progress in the interval */
+};
+
+struct ns_app {
+	struct ns_blr blr;
+	struct ns_rate rate;
+	struct ns_slope slope;		/* the last estimate */
+	bool trusted;			/* slope.hi - slope.lo <= max_width */
+	double c;			/* the sensitivity acted on */
+	double known_c;			/* NAN, or the operator's figure */
+};
+
+/* @known_c: NAN to estimate c, else the operator's figure, acted on as is
+ * (the published Netscope fits c offline from past runs). */
+void ns_app_init(struct ns_app *a, const struct ns_app_params *p,
+		 double known_c);
+/* One interval: learn from @o, then run the rate loop. Returns whether the
+ * interval was congested. */
+bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
+		 const struct ns_app_obs *o);
+
+#endif /* INDIGO_NS_APP_H */

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/* indigod's [netscope] section to a running controller: see ns_indigod.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ns_indigod.h"
+#include "ns_maps.h"
+
+static const char *cc_name(int cc)
+{
+	switch (cc) {
+	case CONFIG_NS_CC_NETSCOPE:
+		return NS_CC_NAME;
+	case CONFIG_NS_CC_CUBIC:
+		return "cubic";
+	case CONFIG_NS_CC_BBR:
+		return "bbr";
+	case CONFIG_NS_CC_RENO:
+		return "reno";
+	}
+	return "";
+}
+
+/* "DIR[=PROGRESS] ..." into o->apps */
+static int parse_apps(const char *list, struct ns_agent_opts *o, char *err,
+		      size_t errlen)
+{
+	char buf[CONFIG_PATH_MAX], *save = NULL, *tok, *eq;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, " \t", &save); tok;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		if (o->napps == NS_APPS_MAX) {
+			snprintf(err, errlen, "netscope.apps: more than %d applications",
+				 NS_APPS_MAX);
+			return -E2BIG;
+		}
+		eq = strchr(tok, '=');
+		if (eq)
+			*eq++ = '\0';
+		if (tok[0] != '/' || (eq && !*eq)) {
+			snprintf(err, errlen,
+				 "netscope.apps: \"%s\" is not DIR[=PROGRESS] with an absolute DIR",
+				 tok);
+			return -EINVAL;
+		}
+		snprintf(o->apps[o->napps].cgroup, NS_SRC_MAX, "%s", tok);
+		snprintf(o->apps[o->napps].progress, NS_SRC_MAX, "%s", eq ? eq : "");
+		o->apps[o->napps].known_c = NAN;
+		o->napps++;
+	}
+	return 0;
+}
+
+int ns_indigod_start(struct ns_agent **a, const struct indigod_config *c,
+		     int *cc_err, char *err, size_t errlen)
+{
+	char root[CONFIG_PATH_MAX];	/* o.load points into it: start only */
+	double cap = c->netscope.capacity_mbit * 1e6 / 8;
+	struct ns_agent_opts o = {
+		.load = { .ncgroups = 1, .want_cc = 1 },
+		.params = {
+			.rate = { .g = 1.0 / 16, .capacity_Bps = cap,
+				  .step_Bps = cap / 50, .min_Bps = cap / 100,
+				  .floor_Bps = c->netscope.floor_mbit * 1e6 / 8,
+				  .queue_thresh_us = 1000 },
+			.lambda = 1e-3, .forget = 0.99, .max_width = 0.5,
+			.c_untrusted = 4, .c_sensitive = 0.5,
+		},
+		.interval_ms = c->netscope.interval_ms,
+		.control = true,
+	};
+	const char *why = "";
+	int ret;
+
+	*a = NULL;
+	*cc_err = 0;
+	if (!c->netscope.enable)
+		return 0;
+	ret = parse_apps(c->netscope.apps, &o, err, errlen);
+	if (ret)
+		return ret;
+	snprintf(o.cc, sizeof(o.cc), "%s", cc_name(c->netscope.cc));
+	if (c->netscope.cgroup[0])
+		snprintf(root, sizeof(root), "%s", c->netscope.cgroup);
+	else if (ns_cgroup_root(root, sizeof(root))) {
+		snprintf(err, errlen, "netscope: no cgroup v2 mount found");
+		return -ENOENT;
+	}
+	o.load.cgroups[0] = root;
+	ret = ns_agent_start(a, &o, &why);
+	if (ret) {
+		snprintf(err, errlen, "netscope: %s: %s", why, strerror(-ret));
+		return ret;
+	}
+	*cc_err = ns_agent_cc_status(*a);
+	return 0;
+}
+
+int ns_indigod_link(const struct ns_agent *a, const struct indigod_config *c,
+		    double *avail_gbps, double *far_ns)
+{
+	double queue_us, avail_Bps;
+	int ret = ns_agent_link(a, &queue_us, &avail_Bps);
+
+	if (ret)
+		return ret;
+	*avail_gbps = avail_Bps * 8 / 1e9;
+	/* a far access crosses the link once: half the round trip's queue */
+	*far_ns = c->link.far_latency_ns + queue_us * 1000 / 2;
+	return 0;
+}

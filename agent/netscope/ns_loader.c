@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Loads, pins, attaches and registers Netscope's programs: see ns_loader.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+
+#include "linux/indigo_netscope.h"
+#include "ns_loader.h"
+#include "netscope_sockops.skel.h"
+#include "netscope_cc.skel.h"
+
+#define BPF_FS_MAGIC	0xcafe4a11
+
+struct ns_loader {
+	struct ns_sockops *so;
+	struct ns_cc *cc;
+	struct bpf_link *cc_link;
+	int cc_err;
+	struct bpf_link *links[NS_ATTACH_MAX];
+	size_t nlinks;
+};
+
+int ns_pin_dir_make(void)
+{
+	struct statfs fs;
+
+	if (statfs("/sys/fs/bpf", &fs))
+		return -errno;
+	if (fs.f_type != BPF_FS_MAGIC &&
+	    mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700"))
+		return -errno;
+	if (mkdir(NS_PIN_DIR, 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* libbpf's own messages go nowhere: callers report the errors returned. */
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static int cc_register(struct ns_loader *l, const struct ns_load_opts *o)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = NS_PIN_DIR);
+	int ret;
+
+	l->cc = ns_cc__open_opts(&oo);
+	if (!l->cc)
+		return -errno;
+	if (o->cc_target_us)
+		l->cc->rodata->target_base_us = o->cc_target_us;
+	if (o->cc_beta_milli)
+		l->cc->rodata->beta_max_milli = o->cc_beta_milli;
+	ret = ns_cc__load(l->cc);
+	if (ret)
+		return ret;
+	l->cc_link = bpf_map__attach_struct_ops(l->cc->maps.netscope);
+	return l->cc_link ? 0 : -errno;
+}
+
+int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
+		   const char **why)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = NS_PIN_DIR);
+	struct ns_loader *l;
+	int ret, fd;
+	size_t i;
+
+	if (o->ncgroups > NS_ATTACH_MAX) {
+		*why = "too many cgroups";
+		return -E2BIG;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l) {
+		*why = "memory";
+		return -ENOMEM;
+	}
+	if (!getenv("INDIGO_BPF_DEBUG"))
+		libbpf_set_print(quiet);
+	*why = "bpffs at /sys/fs/bpf";
+	ret = ns_pin_dir_make();
+	if (ret)
+		goto fail;
+	*why = "sock_ops program";
+	l->so = ns_sockops__open_opts(&oo);
+	if (!l->so) {
+		ret = -errno;
+		goto fail;
+	}
+	ret = ns_sockops__load(l->so);
+	if (ret)
+		goto fail;
+	for (i = 0; i < o->ncgroups; i++) {
+		*why = o->cgroups[i];
+		fd = open(o->cgroups[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0) {
+			ret = -errno;
+			goto fail;
+		}
+		l->links[i] = bpf_program__attach_cgroup(l->so->progs.netscope_sockops, fd);
+		ret = -errno;
+		close(fd);
+		if (!l->links[i])
+			goto fail;
+		l->nlinks++;
+	}
+	l->cc_err = o->want_cc ? cc_register(l, o) : -ENOTSUP;
+	*out = l;
+	return 0;
+fail:
+	ns_loader_close(l);
+	return ret;
+}
+
+int ns_loader_cc_status(const struct ns_loader *l)
+{
+	return l->cc_err;
+}
+
+int ns_loader_map_fd(const struct ns_loader *l, enum ns_map m)
+{
+	switch (m) {
+	case NS_MAP_STATS:
+		return bpf_map__fd(l->so->maps.ns_cg_stats);
+	case NS_MAP_POLICY:
+		return bpf_map__fd(l->so->maps.ns_policy);
+	case NS_MAP_CTRL:
+		return bpf_map__fd(l->so->maps.ns_ctrl);
+	}
+	return -EINVAL;
+}
+
+void ns_loader_close(struct ns_loader *l)
+{
+	size_t i;
+
+	if (!l)
+		return;
+	bpf_link__destroy(l->cc_link);	/* unregisters "netscope" */
+	ns_cc__destroy(l->cc);
+	for (i = 0; i < l->nlinks; i++)
+		bpf_link__destroy(l->links[i]);
+	ns_sockops__destroy(l->so);
+	free(l);
+}

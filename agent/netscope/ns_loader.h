@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Netscope's eBPF programs on the host: loads them, pins their maps under
+ * NS_PIN_DIR (reusing maps a previous run left there, so state survives a
+ * restart), attaches the sock_ops program to cgroups and registers the
+ * "netscope" congestion control. Closing detaches and unregisters; the
+ * pinned maps stay.
+ */
+#ifndef INDIGO_NS_LOADER_H
+#define INDIGO_NS_LOADER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NS_ATTACH_MAX	16
+
+struct ns_loader;
+
+struct ns_load_opts {
+	const char *cgroups[NS_ATTACH_MAX];	/* cgroup v2 directories */
+	size_t ncgroups;
+	int want_cc;				/* register "netscope" */
+	uint32_t cc_target_us;			/* its target delay at c = 0 */
+	uint32_t cc_beta_milli;			/* its largest cut per RTT */
+};
+
+enum ns_map {
+	NS_MAP_STATS,
+	NS_MAP_POLICY,
+	NS_MAP_CTRL,
+};
+
+/* 0 or -errno; *why names the step that failed (static text). */
+int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
+		   const char **why);
+/* 0 when "netscope" is registered; else why not (-errno). */
+int ns_loader_cc_status(const struct ns_loader *l);
+int ns_loader_map_fd(const struct ns_loader *l, enum ns_map m);
+void ns_loader_close(struct ns_loader *l);
+/* Mounts bpffs on /sys/fs/bpf if needed and makes NS_PIN_DIR. */
+int ns_pin_dir_make(void);
+
+#endif /* INDIGO_NS_LOADER_H */

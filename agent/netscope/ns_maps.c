@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Netscope's pinned maps from userspace: see ns_maps.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#define FILEID_KERNFS	0xfe	/* kernfs's file handle type: the node's id */
+
+#include "ns_maps.h"
+
+static int get_pinned(const char *name, int *fd)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), NS_PIN_DIR "/%s", name);
+	*fd = bpf_obj_get(path);
+	return *fd < 0 ? -errno : 0;
+}
+
+int ns_maps_open(struct ns_maps *m)
+{
+	int ret;
+
+	m->stats = m->policy = m->ctrl = -1;
+	ret = get_pinned("ns_cg_stats", &m->stats);
+	if (!ret)
+		ret = get_pinned("ns_policy", &m->policy);
+	if (!ret)
+		ret = get_pinned("ns_ctrl", &m->ctrl);
+	if (ret)
+		ns_maps_close(m);
+	return ret;
+}
+
+void ns_maps_close(struct ns_maps *m)
+{
+	if (m->stats >= 0)
+		close(m->stats);
+	if (m->policy >= 0)
+		close(m->policy);
+	if (m->ctrl >= 0)
+		close(m->ctrl);
+	m->stats = m->policy = m->ctrl = -1;
+}
+
+static int lookup(int fd, uint64_t key, void *val)
+{
+	return bpf_map_lookup_elem(fd, &key, val) ? -errno : 0;
+}
+
+int ns_stats_get(const struct ns_maps *m, uint64_t cgid, struct ns_cg_stats *s)
+{
+	return lookup(m->stats, cgid, s);
+}
+
+int ns_policy_get(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p)
+{
+	return lookup(m->policy, cgid, p);
+}
+
+int ns_ctrl_get(const struct ns_maps *m, uint64_t cgid, struct ns_ctrl *c)
+{
+	return lookup(m->ctrl, cgid, c);
+}
+
+int ns_policy_put(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p)
+{
+	struct ns_policy old;
+
+	p->gen = ns_policy_get(m, cgid, &old) ? 1 : old.gen + 1;
+	if (!p->gen)		/* 0 means "never applied" to the flows */
+		p->gen = 1;
+	return bpf_map_update_elem(m->policy, &cgid, p, BPF_ANY) ? -errno : 0;
+}
+
+int ns_ctrl_put(const struct ns_maps *m, uint64_t cgid, const struct ns_ctrl *c)
+{
+	return bpf_map_update_elem(m->ctrl, &cgid, c, BPF_ANY) ? -errno : 0;
+}
+
+void ns_maps_forget(const struct ns_maps *m, uint64_t cgid)
+{
+	bpf_map_delete_elem(m->stats, &cgid);
+	bpf_map_delete_elem(m->policy, &cgid);
+	bpf_map_delete_elem(m->ctrl, &cgid);
+}
+
+int ns_stats_next(const struct ns_maps *m, const uint64_t *prev, uint64_t *next)
+{
+	return bpf_map_get_next_key(m->stats, prev, next) ? -errno : 0;
+}
+
+int ns_cgroup_root(char *buf, size_t len)
+{
+	char dev[64], dir[PATH_MAX], type[32];
+	int ret = -ENOENT;
+	FILE *f;
+
+	f = fopen("/proc/self/mounts", "re");
+	if (!f)
+		return -errno;
+	while (ret && fscanf(f, "%63s %4095s %31s %*[^\n]", dev, dir, type) == 3) {
+		if (strcmp(type, "cgroup2"))
+			continue;
+		if ((size_t)snprintf(buf, len, "%s", dir) < len)
+			ret = 0;
+	}
+	fclose(f);
+	return ret;
+}
+
+int ns_cgroup_id(const char *path, uint64_t *id)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	*id = st.st_ino;
+	return 0;
+}
+
+int ns_cgroup_alive(int rootfd, uint64_t id)
+{
+	struct {
+		struct file_handle fh;
+		uint64_t id;
+	} h = { .fh = { .handle_bytes = sizeof(id), .handle_type = FILEID_KERNFS } };
+	int fd;
+
+	memcpy(h.fh.f_handle, &id, sizeof(id));
+	fd = open_by_handle_at(rootfd, &h.fh, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	return errno == ESTALE || errno == ENOENT ? 0 : -errno;
+}
+
+int ns_cgroup_path(const char *root, uint64_t id, char *buf, size_t len)
+{
+	char sub[PATH_MAX];	/* buf is the recursion's answer */
+	struct dirent *e;
+	struct stat st;
+	int ret = -ENOENT;
+	DIR *d;
+
+	if (stat(root, &st))
+		return -errno;
+	if (st.st_ino == id) {
+		snprintf(buf, len, "%s", root);
+		return 0;
+	}
+	d = opendir(root);
+	if (!d)
+		return -errno;
+	while (ret && (e = readdir(d))) {
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
+			continue;
+		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", root,
+				     e->d_name) >= sizeof(sub))
+			continue;
+		if (!ns_cgroup_path(sub, id, buf, len))
+			ret = 0;
+	}
+	closedir(d);
+	return ret;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace access to Netscope's pinned maps (indigod and indigoctl), and
+ * the cgroup id <-> path mapping their keys need.
+ */
+#ifndef INDIGO_NS_MAPS_H
+#define INDIGO_NS_MAPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linux/indigo_netscope.h"
+
+
+struct ns_maps {
+	int stats, policy, ctrl;
+};
+
+/* Opens the maps pinned under NS_PIN_DIR: 0 or -errno. */
+int ns_maps_open(struct ns_maps *m);
+void ns_maps_close(struct ns_maps *m);
+
+/* 0, -ENOENT when the cgroup has no entry, or -errno. */
+int ns_stats_get(const struct ns_maps *m, uint64_t cgid, struct ns_cg_stats *s);
+int ns_policy_get(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p);
+int ns_ctrl_get(const struct ns_maps *m, uint64_t cgid, struct ns_ctrl *c);
+/* Stores @p with the next generation, so that flows apply it. */
+int ns_policy_put(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p);
+int ns_ctrl_put(const struct ns_maps *m, uint64_t cgid, const struct ns_ctrl *c);
+/* Drops every entry of the cgroup (it is gone). */
+void ns_maps_forget(const struct ns_maps *m, uint64_t cgid);
+/* Walks the cgroups that have aggregates: 0, -ENOENT after the last. */
+int ns_stats_next(const struct ns_maps *m, const uint64_t *prev, uint64_t *next);
+
+/* Where cgroup v2 is mounted (the first such mount): 0 or -ENOENT. */
+int ns_cgroup_root(char *buf, size_t len);
+/* A cgroup v2 directory's id (its inode number): 0 or -errno. */
+int ns_cgroup_id(const char *path, uint64_t *id);
+/* 1 if the cgroup with @id still exists, 0 if not, or -errno; @rootfd an
+ * open cgroup v2 mount (ids are file handles there). */
+int ns_cgroup_alive(int rootfd, uint64_t id);
+/* Finds the directory under @root with id @id: 0 or -ENOENT. */
+int ns_cgroup_path(const char *root, uint64_t id, char *buf, size_t len);
+
+#endif /* INDIGO_NS_MAPS_H */

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/* An application's progress figure from a file or socket: see ns_progress.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "ns_progress.h"
+
+static int open_source(const char *source)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (strncmp(source, "unix:", 5)) {
+		fd = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		return fd < 0 ? -errno : fd;
+	}
+	if (strlen(source + 5) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa.sun_path, source + 5);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		int ret = -errno;
+
+		close(fd);
+		return ret;
+	}
+	/* a figure that is slow to come would stall the control loop */
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO,
+		   &(struct timeval){ .tv_usec = 100000 }, sizeof(struct timeval));
+	return fd;
+}
+
+int ns_progress_read(const char *source, double *units)
+{
+	char buf[64], *end;
+	ssize_t n;
+	double v;
+	int fd;
+
+	fd = open_source(source);
+	if (fd < 0)
+		return fd;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	errno = 0;
+	v = strtod(buf, &end);
+	if (end == buf || errno || !isfinite(v) || v < 0 ||
+	    (*end && !strchr(" \t\r\n", *end)))
+		return -EINVAL;
+	*units = v;
+	return 0;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Netscope's DCQCN-style loop on one application's sending rate, run once
+ * per interval:
+ *
+ *	alpha <- (1 - g) alpha + g F
+ *	F > 0:	R <- R (1 - alpha / (2 + c))	(insensitive => cut harder)
+ *	else:	R <- R + step
+ *
+ * F is 1 when the interval saw CE marks or a queueing delay (delay above
+ * the path's base delay) beyond a threshold, else 0. R stays within
+ * [min, capacity], and within [floor, capacity] for a sensitive one.
+ */
+#ifndef INDIGO_NS_RATE_H
+#define INDIGO_NS_RATE_H
+
+#include <stdbool.h>
+
+struct ns_rate_params {
+	double g;			/* alpha's gain, (0, 1] */
+	double capacity_Bps;		/* the link: the most any app gets */
+	double step_Bps;		/* additive increase per interval */
+	double min_Bps;			/* nobody is cut below this */
+	double floor_Bps;		/* sensitive apps are not cut below */
+	double queue_thresh_us;		/* queueing delay that is congestion */
+};
+
+struct ns_rate {
+	double alpha;
+	double rate_Bps;
+};
+
+struct ns_rate_obs {
+	double delay_us;		/* the app's smoothed RTT */
+	double base_us;			/* the path's least RTT */
+	double ce;			/* CE marks in the interval */
+};
+
+void ns_rate_init(struct ns_rate *r, const struct ns_rate_params *p);
+/* One interval; @c the sensitivity to act on, @sensitive whether the
+ * floor applies. Returns whether the interval was congested. */
+bool ns_rate_step(struct ns_rate *r, const struct ns_rate_params *p,
+		  const struct ns_rate_obs *o, double c, bool sensitive);
+
+#endif /* INDIGO_NS_RATE_H */

@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0
+# Netscope on the host: eBPF programs (bpf/), their loader and controller
+# (agent/netscope/), indigoctl netscope, and their tests. Included by the
+# top Makefile.
+
+NS_B := $(B)/bpf
+NS_BPF := sockops cc
+NS_SKEL := $(patsubst %,$(NS_B)/netscope_%.skel.h,$(NS_BPF))
+NS_BTF := /sys/kernel/btf/vmlinux
+BPF_CLANG ?= clang
+BPFTOOL ?= bpftool
+
+# The agent's Netscope parts: libbpf glue plus pure controller code.
+NS_PURE := agent/netscope/ns_blr.c agent/netscope/ns_rate.c agent/netscope/ns_app.c
+NS_LIB := $(NS_PURE) agent/netscope/ns_loader.c agent/netscope/ns_maps.c \
+	agent/netscope/ns_agent.c agent/netscope/ns_progress.c
+NS_HDR := $(wildcard agent/netscope/*.h) include/uapi/linux/indigo_netscope.h
+NS_CFLAGS := -Iagent/netscope -I$(NS_B) $(shell pkg-config --cflags libbpf 2>/dev/null)
+NS_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) -lm
+
+PROGS += $(B)/indigo-netscope
+INDIGOCTL_SRC += tools/indigoctl_netscope.c agent/netscope/ns_maps.c
+INDIGOCTL_CFLAGS += -Iagent/netscope -Itools $(shell pkg-config --cflags libbpf 2>/dev/null)
+INDIGOCTL_LIBS += $(NS_LIBS)
+CHECK_MORE += check-netscope
+BENCH_MORE += bench-netscope
+
+# vmlinux.h from the running kernel's BTF; the committed copy where there is
+# no BTF or no bpftool (CO-RE relocates either way at load time).
+$(NS_B)/vmlinux.h: bpf/vmlinux/vmlinux.h
+	@mkdir -p $(NS_B)
+	@if [ -r $(NS_BTF) ] && $(BPFTOOL) btf dump file $(NS_BTF) format c >$@.tmp 2>/dev/null; \
+	then mv $@.tmp $@; else rm -f $@.tmp; cp bpf/vmlinux/vmlinux.h $@; \
+	echo "vmlinux.h: no kernel BTF here, using bpf/vmlinux/vmlinux.h"; fi
+
+$(NS_B)/netscope_%.bpf.o: bpf/netscope_%.bpf.c bpf/netscope_defs.h \
+		include/uapi/linux/indigo_netscope.h $(NS_B)/vmlinux.h
+	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+		-I$(NS_B) -Iinclude/uapi -c $< -o $@
+
+$(NS_B)/netscope_%.skel.h: $(NS_B)/netscope_%.bpf.o
+	$(BPFTOOL) gen skeleton $< name ns_$* >$@.tmp && mv $@.tmp $@
+
+$(B)/indigo-netscope: agent/netscope/main.c $(NS_LIB) $(NS_HDR) $(NS_SKEL) | $(B)
+	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(NS_CFLAGS) $(filter %.c,$^) $(NS_LIBS) -o $@
+
+# Check unit tests of the pure parts, plain, under ASan/UBSan and valgrind.
+NS_T_SRC := $(wildcard tests/netscope/test_*.c)
+NS_T := $(patsubst tests/netscope/%.c,$(B)/ns-tests/%,$(NS_T_SRC))
+NS_T_SAN := $(patsubst tests/netscope/%.c,$(B)/ns-tests-san/%,$(NS_T_SRC))
+
+$(B)/ns-tests/%: tests/netscope/%.c tests/unit/check_main.h $(NS_PURE) $(NS_HDR)
+	@mkdir -p $(@D)
+	$(CC) -O2 -g $(WARN) -D_GNU_SOURCE -Itests/unit -Itests/agent -Iinclude/uapi -Iagent/netscope \
+		$(CHECK_CFLAGS) $< $(NS_PURE) $(CHECK_LIBS) -lm -o $@
+
+$(B)/ns-tests-san/%: tests/netscope/%.c tests/unit/check_main.h $(NS_PURE) $(NS_HDR)
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-Itests/unit -Itests/agent -Iinclude/uapi -Iagent/netscope $(CHECK_CFLAGS) $< $(NS_PURE) \
+		$(CHECK_LIBS) -lm -o $@
+
+.PHONY: check-netscope check-netscope-unit check-netscope-net check-netscope-guest bench-netscope
+
+check-netscope-unit: $(NS_T) $(NS_T_SAN)
+	@set -e; for t in $(NS_T); do echo "== $$t"; $$t; done
+	@set -e; for t in $(NS_T_SAN); do echo "== $$t (ASan/UBSan)"; CK_FORK=no $$t; done
+	@set -e; for t in $(NS_T); do echo "== $$t (valgrind)"; \
+		CK_FORK=no valgrind -q --leak-check=full --errors-for-leak-kinds=all \
+		--error-exitcode=1 $$t; done
+
+check-netscope-net: $(B)/indigo-netscope $(B)/indigoctl $(B)/indigod
+	tests/net/netscope-net.sh
+
+check-netscope-guest: $(B)/indigo-netscope
+	tests/net/netscope-guest.sh 6.1
+	tests/net/netscope-guest.sh 6.12
+
+check-netscope: check-netscope-unit check-netscope-net check-netscope-guest
+
+bench-netscope: $(B)/indigo-netscope $(B)/indigoctl
+	tools/bench/netscope.sh
+
+.PRECIOUS: $(NS_B)/netscope_%.bpf.o
+
+# Netscope inside indigod ([netscope] in indigod.conf)
+INDIGOD_SRC += $(NS_LIB) agent/netscope/ns_indigod.c
+INDIGOD_CFLAGS += $(NS_CFLAGS)
+INDIGOD_LIBS += $(NS_LIBS)
+INDIGOD_DEPS += $(NS_SKEL)

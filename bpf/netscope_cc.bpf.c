@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "netscope": a delay-based AIMD congestion control in the manner of Swift.
+ * Below a target delay the window grows by one segment per RTT (slow start
+ * below ssthresh); above it, at most once per RTT, it shrinks in proportion
+ * to (delay - target) / delay. The flow's cgroup sensitivity c (ns_policy)
+ * scales both, as Netscope's rate cut by 1 / (2 + c) does: an insensitive
+ * flow (c = 0) backs off at a lower delay and harder, leaving the queue
+ * short for the sensitive ones.
+ */
+#include "netscope_defs.h"
+#include <bpf/bpf_tracing.h>
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by the loader before load (configuration). */
+const volatile __u32 target_base_us = 100;	/* queueing allowed at c = 0 */
+const volatile __u32 beta_max_milli = 500;	/* largest cut per RTT */
+
+struct ns_ca {
+	__u64 cgid;
+	__u64 last_cut_ns;
+	__u32 delay_us;			/* the last RTT sample */
+	__u32 base_us;			/* the least RTT seen: the path's */
+	__u32 sens_milli;
+};
+
+static __always_inline struct ns_ca *ca_of(struct sock *sk)
+{
+	return (void *)((struct inet_connection_sock *)sk)->icsk_ca_priv;
+}
+
+static __always_inline __u32 sens_of(struct ns_ca *ca)
+{
+	__u64 cgid = ca->cgid;	/* helpers take keys from the stack only */
+	struct ns_policy *pol = bpf_map_lookup_elem(&ns_policy, &cgid);
+
+	return pol && pol->sens_milli ? pol->sens_milli : 1000;
+}
+
+SEC("struct_ops/ns_init")
+void BPF_PROG(ns_init, struct sock *sk)
+{
+	struct ns_ca *ca = ca_of(sk);
+
+	ca->cgid = ns_sk_cgid(sk);
+	ca->last_cut_ns = 0;
+	ca->delay_us = 0;
+	ca->base_us = 0;
+	ca->sens_milli = sens_of(ca);
+}
+
+SEC("struct_ops/ns_pkts_acked")
+void BPF_PROG(ns_pkts_acked, struct sock *sk, const struct ack_sample *sample)
+{
+	struct ns_ca *ca = ca_of(sk);
+	__s32 rtt = sample->rtt_us;
+
+	if (rtt <= 0)
+		return;
+	ca->delay_us = rtt;
+	if (!ca->base_us || (__u32)rtt < ca->base_us)
+		ca->base_us = rtt;
+}
+
+SEC("struct_ops/ns_cong_avoid")
+void BPF_PROG(ns_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
+{
+	struct tcp_sock *tp = (struct tcp_sock *)sk;
+	struct ns_ca *ca = ca_of(sk);
+	__u64 now = bpf_ktime_get_ns(), target, mdf, cut;
+	__u32 cwnd = tp->snd_cwnd;
+
+	if (!ca->delay_us)
+		return;
+	ca->sens_milli = sens_of(ca);
+	target = ca->base_us + (__u64)target_base_us *
+		 (2000 + ca->sens_milli) / 2000;
+	if (ca->delay_us <= target) {
+		if (cwnd < tp->snd_ssthresh) {
+			tp->snd_cwnd = cwnd + acked;
+			return;
+		}
+		tp->snd_cwnd_cnt += acked;
+		if (tp->snd_cwnd_cnt >= cwnd) {
+			tp->snd_cwnd_cnt -= cwnd;
+			tp->snd_cwnd = cwnd + 1;
+		}
+		return;
+	}
+	if (now - ca->last_cut_ns < (__u64)(tp->srtt_us >> 3) * 1000)
+		return;
+	mdf = (__u64)beta_max_milli * 2000 / (2000 + ca->sens_milli);
+	cut = mdf * (ca->delay_us - target) / ca->delay_us;
+	cwnd -= cwnd * cut / 1000;
+	tp->snd_cwnd = cwnd > 2 ? cwnd : 2;
+	tp->snd_ssthresh = tp->snd_cwnd;
+	tp->snd_cwnd_cnt = 0;
+	ca->last_cut_ns = now;
+}
+
+SEC("struct_ops/ns_ssthresh")
+__u32 BPF_PROG(ns_ssthresh, struct sock *sk)
+{
+	const struct tcp_sock *tp = (struct tcp_sock *)sk;
+
+	return tp->snd_cwnd > 4 ? tp->snd_cwnd >> 1 : 2;
+}
+
+SEC("struct_ops/ns_undo_cwnd")
+__u32 BPF_PROG(ns_undo_cwnd, struct sock *sk)
+{
+	const struct tcp_sock *tp = (struct tcp_sock *)sk;
+
+	return tp->snd_cwnd > tp->prior_cwnd ? tp->snd_cwnd : tp->prior_cwnd;
+}
+
+SEC(".struct_ops")
+struct tcp_congestion_ops netscope = {
+	.init		= (void *)ns_init,
+	.pkts_acked	= (void *)ns_pkts_acked,
+	.cong_avoid	= (void *)ns_cong_avoid,
+	.ssthresh	= (void *)ns_ssthresh,
+	.undo_cwnd	= (void *)ns_undo_cwnd,
+	.name		= NS_CC_NAME,
+};

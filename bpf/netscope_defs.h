@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What Netscope's eBPF programs share: the constants that BTF lacks (they
+ * are #defines in the kernel, so vmlinux.h cannot carry them), defined here
+ * once, and the maps both objects use, pinned by name so that the second
+ * object to load reuses the first one's map.
+ */
+#ifndef INDIGO_NETSCOPE_DEFS_H
+#define INDIGO_NETSCOPE_DEFS_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include "linux/indigo_netscope.h"
+
+#define SOL_SOCKET		1
+#define SOL_TCP			6
+#define SO_MAX_PACING_RATE	47
+#define TCP_CONGESTION		13
+#define TCP_BPF_SNDCWND_CLAMP	1002
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, NS_CGROUPS_MAX);
+	__type(key, __u64);
+	__type(value, struct ns_policy);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} ns_policy SEC(".maps");
+
+/* The cgroup v2 id of a full socket: its cgroup directory's inode number. */
+static __always_inline __u64 ns_sk_cgid(struct sock *sk)
+{
+	return BPF_CORE_READ(sk, sk_cgrp_data.cgroup, kn, id);
+}
+
+#endif /* INDIGO_NETSCOPE_DEFS_H */

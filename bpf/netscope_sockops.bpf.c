@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Netscope's sock_ops program: per-flow state in socket storage, per-cgroup
+ * aggregates (RTT EWMA, log2 histogram and minimum, delivered bytes,
+ * retransmits, CE marks, live flows), and the cgroup's policy applied to
+ * each flow when it is established and again at its first RTT callback
+ * after the policy's generation changes.
+ */
+#include "netscope_defs.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, NS_CGROUPS_MAX);
+	__type(key, __u64);
+	__type(value, struct ns_cg_stats);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} ns_cg_stats SEC(".maps");
+
+/* Written by the controller; here only so that its layout has BTF. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, NS_CGROUPS_MAX);
+	__type(key, __u64);
+	__type(value, struct ns_ctrl);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} ns_ctrl SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct ns_flow);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} ns_flows SEC(".maps");
+
+static __always_inline __u32 log2_slot(__u32 v)
+{
+	__u32 r = 0;
+
+	if (v >= 1 << 16) { v >>= 16; r += 16; }
+	if (v >= 1 << 8) { v >>= 8; r += 8; }
+	if (v >= 1 << 4) { v >>= 4; r += 4; }
+	if (v >= 1 << 2) { v >>= 2; r += 2; }
+	if (v >= 1 << 1) r += 1;
+	return r < NS_HIST_SLOTS ? r : NS_HIST_SLOTS - 1;
+}
+
+static struct ns_cg_stats *cg_stats(__u64 cgid)
+{
+	static const struct ns_cg_stats zero;
+	struct ns_cg_stats *st;
+
+	st = bpf_map_lookup_elem(&ns_cg_stats, &cgid);
+	if (st)
+		return st;
+	bpf_map_update_elem(&ns_cg_stats, &cgid, &zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&ns_cg_stats, &cgid);
+}
+
+static __always_inline bool cc_is(const char *a, const char *b)
+{
+	for (int i = 0; i < NS_CC_NAME_MAX; i++) {
+		if (a[i] != b[i])
+			return false;
+		if (!a[i])
+			return true;
+	}
+	return true;
+}
+
+static void apply_policy(struct bpf_sock_ops *skops, struct ns_flow *fl,
+			 const struct ns_cg_stats *st)
+{
+	char cur[NS_CC_NAME_MAX] = {};
+	struct ns_policy *pol;
+	int val;
+
+	pol = bpf_map_lookup_elem(&ns_policy, &fl->cgid);
+	if (!pol || pol->gen == fl->gen)
+		return;
+	fl->gen = pol->gen;
+	/* re-setting the same CC would reset its state: only on a change */
+	if (pol->cc[0] &&
+	    (bpf_getsockopt(skops, SOL_TCP, TCP_CONGESTION, cur, sizeof(cur)) ||
+	     !cc_is(cur, pol->cc)))
+		bpf_setsockopt(skops, SOL_TCP, TCP_CONGESTION, pol->cc,
+			       sizeof(pol->cc));
+	val = ~0;
+	if (pol->rate_Bps) {
+		__s64 n = st->live_flows > 0 ? st->live_flows : 1;
+
+		val = pol->rate_Bps / n;
+	}
+	bpf_setsockopt(skops, SOL_SOCKET, SO_MAX_PACING_RATE, &val, sizeof(val));
+	if (pol->cwnd_clamp) {
+		val = pol->cwnd_clamp;
+		bpf_setsockopt(skops, SOL_TCP, TCP_BPF_SNDCWND_CLAMP, &val,
+			       sizeof(val));
+	}
+}
+
+static void on_established(struct bpf_sock_ops *skops, struct bpf_sock *sk,
+			   struct tcp_sock *tp)
+{
+	struct ns_cg_stats *st;
+	struct ns_flow *fl;
+
+	fl = bpf_sk_storage_get(&ns_flows, sk, NULL,
+				BPF_SK_STORAGE_GET_F_CREATE);
+	if (!fl)
+		return;
+	fl->cgid = ns_sk_cgid(&tp->inet_conn.icsk_inet.sk);
+	fl->acked = skops->bytes_acked;
+	fl->retrans = skops->total_retrans;
+	fl->ce = BPF_CORE_READ(tp, delivered_ce);
+	st = cg_stats(fl->cgid);
+	if (!st)
+		return;
+	__sync_fetch_and_add(&st->flows, 1);
+	__sync_fetch_and_add(&st->live_flows, 1);
+	fl->live = 1;
+	bpf_sock_ops_cb_flags_set(skops, BPF_SOCK_OPS_RTT_CB_FLAG |
+				  BPF_SOCK_OPS_STATE_CB_FLAG);
+	apply_policy(skops, fl, st);
+}
+
+static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
+		   struct tcp_sock *tp)
+{
+	struct ns_cg_stats *st;
+	struct ns_flow *fl;
+	__u32 rtt, v;
+
+	fl = bpf_sk_storage_get(&ns_flows, sk, NULL, 0);
+	if (!fl)
+		return;
+	/* no entry: the agent dropped it when the cgroup went away */
+	st = bpf_map_lookup_elem(&ns_cg_stats, &fl->cgid);
+	if (!st)
+		return;
+	/* newer kernels pass the sample; older ones only the smoothed RTT */
+	rtt = skops->args[0] ? skops->args[0] : skops->srtt_us >> 3;
+	if (rtt) {
+		__sync_fetch_and_add(&st->rtt_samples, 1);
+		__sync_fetch_and_add(&st->rtt_hist[log2_slot(rtt)], 1);
+		/* racy read-modify-write across CPUs: a lost EWMA step is harmless */
+		st->srtt_us = st->srtt_us ? st->srtt_us - (st->srtt_us >> 3) +
+			      (rtt >> 3) : rtt;
+		v = skops->rtt_min;
+		if (v && (!st->min_rtt_us || v < st->min_rtt_us))
+			st->min_rtt_us = v;
+	}
+	__sync_fetch_and_add(&st->delivered_bytes, skops->bytes_acked - fl->acked);
+	fl->acked = skops->bytes_acked;
+	__sync_fetch_and_add(&st->retrans, skops->total_retrans - fl->retrans);
+	fl->retrans = skops->total_retrans;
+	v = BPF_CORE_READ(tp, delivered_ce);
+	__sync_fetch_and_add(&st->ce_marks, v - fl->ce);
+	fl->ce = v;
+	apply_policy(skops, fl, st);
+}
+
+static void on_state(struct bpf_sock_ops *skops, struct bpf_sock *sk)
+{
+	struct ns_cg_stats *st;
+	struct ns_flow *fl;
+
+	if (skops->args[1] != BPF_TCP_CLOSE)
+		return;
+	fl = bpf_sk_storage_get(&ns_flows, sk, NULL, 0);
+	if (!fl || !fl->live)
+		return;
+	fl->live = 0;
+	st = bpf_map_lookup_elem(&ns_cg_stats, &fl->cgid);
+	if (st)
+		__sync_fetch_and_add(&st->live_flows, -1);
+}
+
+SEC("sockops")
+int netscope_sockops(struct bpf_sock_ops *skops)
+{
+	struct bpf_sock *sk = skops->sk;
+	struct tcp_sock *tp;
+
+	if (!sk)
+		return 1;
+	tp = bpf_skc_to_tcp_sock(sk);
+	if (!tp)
+		return 1;
+	switch (skops->op) {
+	case BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB:
+	case BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB:
+		on_established(skops, sk, tp);
+		break;
+	case BPF_SOCK_OPS_RTT_CB:
+		on_rtt(skops, sk, tp);
+		break;
+	case BPF_SOCK_OPS_STATE_CB:
+		on_state(skops, sk);
+		break;
+	}
+	return 1;
+}

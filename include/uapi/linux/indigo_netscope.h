@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * Netscope on the host: the layouts of the maps that INDIGO's eBPF programs
+ * (bpf/netscope_*.bpf.c) share with userspace (indigod, indigoctl). One
+ * definition for both sides; every map is pinned under NS_PIN_DIR with its
+ * BTF, so "bpftool map dump pinned /sys/fs/bpf/indigo/<map>" names fields.
+ *
+ * Maps (key: the cgroup v2 id, i.e. the inode number of its directory):
+ *	ns_cg_stats	struct ns_cg_stats, written by the sock_ops program
+ *	ns_policy	struct ns_policy, written by the agent or indigoctl
+ *	ns_ctrl		struct ns_ctrl, the controller's view, for indigoctl
+ *	ns_flows	socket storage, struct ns_flow (per-flow state)
+ */
+#ifndef _UAPI_LINUX_INDIGO_NETSCOPE_H
+#define _UAPI_LINUX_INDIGO_NETSCOPE_H
+
+#ifndef __VMLINUX_H__		/* BPF programs get these from vmlinux.h */
+#include <linux/types.h>
+#endif
+
+#define NS_PIN_DIR		"/sys/fs/bpf/indigo"
+#define NS_CGROUPS_MAX		1024	/* entries of each per-cgroup map */
+#define NS_HIST_SLOTS		24	/* log2 buckets of RTT in us: 1 us - 8 s */
+#define NS_CC_NAME_MAX		16	/* TCP_CA_NAME_MAX */
+#define NS_CC_NAME		"netscope"
+
+/* Per-cgroup aggregates over its TCP flows (the sending side's view). */
+struct ns_cg_stats {
+	__u64 rtt_samples;
+	__u32 srtt_us;			/* EWMA of RTT samples, gain 1/8 */
+	__u32 min_rtt_us;		/* 0: no sample yet */
+	__u64 delivered_bytes;		/* bytes acked by the peers */
+	__u64 retrans;			/* retransmitted segments */
+	__u64 ce_marks;			/* segments delivered with CE */
+	__s64 live_flows;		/* established, not yet closed */
+	__u64 flows;			/* ever established */
+	__u32 rtt_hist[NS_HIST_SLOTS];	/* slot i: RTT in [2^i, 2^(i+1)) us */
+};
+
+/* ns_policy.flags */
+#define NS_POLICY_FIXED		0x1	/* set by hand: the controller keeps off */
+
+/*
+ * What new flows of the cgroup get, and existing ones at their next
+ * callback once gen changes. Zero fields are left as the kernel has them.
+ */
+struct ns_policy {
+	char cc[NS_CC_NAME_MAX];	/* congestion control, "" to leave */
+	__u32 rate_Bps;			/* the cgroup's rate in bytes/s, split
+					 * evenly across its live flows with
+					 * SO_MAX_PACING_RATE; 0: unpaced */
+	__u32 cwnd_clamp;		/* segments; 0: no clamp */
+	__u32 sens_milli;		/* delay sensitivity c * 1000, for the
+					 * netscope CC; 0: treated as 1 */
+	__u32 flags;			/* NS_POLICY_* */
+	__u32 gen;			/* bumped on every change */
+	__u32 pad;
+};
+
+/* ns_ctrl.flags */
+#define NS_CTRL_TRUSTED		0x1	/* the interval was narrow enough */
+
+/* The controller's state per cgroup, published for indigoctl. */
+struct ns_ctrl {
+	__s32 sens_milli;		/* posterior mean of c, * 1000 */
+	__s32 sens_lo_milli;		/* 95 % credible interval */
+	__s32 sens_hi_milli;
+	__u32 alpha_milli;		/* DCQCN congestion estimate */
+	__u64 rate_Bps;			/* the rate the controller set */
+	__u32 samples;			/* regression samples so far */
+	__u32 flags;			/* NS_CTRL_* */
+};
+
+/* Per-flow state in socket storage. */
+struct ns_flow {
+	__u64 cgid;
+	__u64 acked;			/* bytes_acked at the last callback */
+	__u32 retrans;			/* total_retrans at the last callback */
+	__u32 ce;			/* delivered_ce at the last callback */
+	__u32 gen;			/* policy generation applied, 0: none */
+	__u32 live;			/* counted in live_flows */
+};
+
+#endif /* _UAPI_LINUX_INDIGO_NETSCOPE_H */

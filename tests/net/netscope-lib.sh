@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by Netscope's namespace tests and benchmark (sourced): two network
+# namespaces joined by a veth pair, a tbf bottleneck on the sender's side,
+# addresses from 198.18.0.0/15, test cgroups, and cleanup of all of it.
+# Callers set NS_TAG (short, unique) and call ns_cleanup from their trap.
+
+NS_A=nsa-$NS_TAG			# sender: the applications under test
+NS_B=nsb-$NS_TAG			# receiver: servers
+NS_IP_A=198.18.0.1
+NS_IP_B=198.18.0.2
+NS_CG=/sys/fs/cgroup/unified/indigo-$NS_TAG
+NS_PIDS=()
+
+say() { printf '%s\n' "$*"; }
+die() {
+	say "FAIL: $*" >&2
+	[ -z "${INDIGOCTL:-}" ] || "$INDIGOCTL" netscope >&2 || true
+	exit 1
+}
+
+# ns_up RATE BUFFER: the bottleneck is A's egress, RATE (e.g. 100mbit)
+# with a BUFFER-byte queue.
+ns_up() {
+	ip netns add "$NS_A"
+	ip netns add "$NS_B"
+	ip link add "va-$NS_TAG" netns "$NS_A" type veth peer name "vb-$NS_TAG" netns "$NS_B"
+	ip -n "$NS_A" addr add "$NS_IP_A/30" dev "va-$NS_TAG"
+	ip -n "$NS_B" addr add "$NS_IP_B/30" dev "vb-$NS_TAG"
+	ip -n "$NS_A" link set lo up
+	ip -n "$NS_B" link set lo up
+	ip -n "$NS_A" link set "va-$NS_TAG" up
+	ip -n "$NS_B" link set "vb-$NS_TAG" up
+	tc -n "$NS_A" qdisc add dev "va-$NS_TAG" root tbf rate "$1" burst 16kb limit "$2"
+	mkdir -p "$NS_CG"
+}
+
+# ns_cgroup NAME: makes $NS_CG/NAME, prints its path
+ns_cgroup() {
+	mkdir -p "$NS_CG/$1"
+	printf '%s\n' "$NS_CG/$1"
+}
+
+# ns_in CGROUP NETNS CMD...: runs CMD in the cgroup and namespace
+ns_in() {
+	local cg=$1 netns=$2
+	shift 2
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" ip netns exec "$netns" "$@"
+}
+
+# ns_bg CMD...: starts CMD in the background, remembered for cleanup
+ns_bg() {
+	"$@" &
+	NS_PIDS+=($!)
+}
+
+ns_cleanup() {
+	local p d
+	for p in "${NS_PIDS[@]}"; do
+		kill "$p" 2>/dev/null || true
+	done
+	for p in "${NS_PIDS[@]}"; do
+		wait "$p" 2>/dev/null || true
+	done
+	NS_PIDS=()
+	ip netns del "$NS_A" 2>/dev/null || true
+	ip netns del "$NS_B" 2>/dev/null || true
+	if [ -d "$NS_CG" ]; then
+		# leftover processes go back to the root before the dirs go
+		for d in $(find "$NS_CG" -depth -type d); do
+			while read -r p; do
+				echo "$p" >/sys/fs/cgroup/unified/cgroup.procs 2>/dev/null || true
+			done <"$d/cgroup.procs"
+			rmdir "$d" 2>/dev/null || true
+		done
+	fi
+}
+
+# ns_json_get CGROUP FIELD: one field (jq path, e.g. .policy.cc) of
+# indigoctl netscope --json for CGROUP; "null" when absent
+ns_json_get() {
+	"$INDIGOCTL" netscope --json |
+		jq -r --arg cg "$1" "[.[] | select(.cgroup == \$cg)][0] | $2"
+}

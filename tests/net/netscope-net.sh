@@ -1,0 +1,215 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Netscope on the host, with real TCP flows between two network namespaces
+# across a tbf bottleneck (tests/net/netscope-lib.sh). Checks:
+#   1. maps pinned under /sys/fs/bpf/indigo with BTF (bpftool names fields)
+#   2. a flow's cgroup shows RTT aggregates and flow counts
+#   3. a pacing rate set in the policy holds a bulk flow within +-15 %
+#   4. ss -ti shows the congestion control the policy chose
+#   5. the "netscope" CC registers, carries a transfer, and unregisters
+#   6. a restarted agent keeps the pinned state
+#   7. under induced congestion the controller cuts an insensitive cgroup's
+#      rate before a sensitive one's
+#   8. indigod runs all this from its [netscope] config section
+# Needs root, iperf3, jq, bpftool. Everything it made goes on exit.
+set -euo pipefail
+
+B=${B:-build}
+NETSCOPE=$B/indigo-netscope
+INDIGOCTL=$B/indigoctl
+INDIGOD=$B/indigod
+NS_TAG=ns$$
+. "$(dirname "$0")/netscope-lib.sh"
+
+AGENT_PID=
+LOG=$(mktemp)
+stop_agent() {
+	if [ -n "$AGENT_PID" ]; then
+		kill "$AGENT_PID" 2>/dev/null || true
+		wait "$AGENT_PID" 2>/dev/null || true
+		AGENT_PID=
+	fi
+}
+cleanup() {
+	stop_agent
+	ns_cleanup
+	rm -f "$LOG"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# start_agent ARGS...: indigo-netscope on the test cgroup, waits until ready
+start_agent() {
+	"$NETSCOPE" --cgroup "$NS_CG" "$@" >"$LOG" 2>&1 &
+	AGENT_PID=$!
+	for _ in $(seq 50); do
+		grep -q attached "$LOG" && return 0
+		kill -0 "$AGENT_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$LOG" >&2
+	die "indigo-netscope did not start"
+}
+
+# iperf3 from CGROUP to B for SECS seconds; prints the sender's bit/s
+bulk() {
+	ns_in "$1" "$NS_A" iperf3 -c "$NS_IP_B" -t "$2" -J "${@:3}" |
+		jq '.end.sum_sent.bits_per_second'
+}
+
+# the congestion control of A's established flows to B's port 5201, one per line
+flow_ccs() {
+	ip netns exec "$NS_A" ss -tin state established "dport = :5201" |
+		grep -oE '^\s+(ts |sack |ecn |ecnseen |fastopen )*[a-z_0-9]+ wscale' |
+		awk '{print $(NF-1)}' | sort -u
+}
+
+pass() { say "ok: $*"; }
+
+ns_up 100mbit 2000000
+ns_bg ip netns exec "$NS_B" iperf3 -s -p 5201 -1 >/dev/null 2>&1
+BULK=$(ns_cgroup bulk)
+RR=$(ns_cgroup rr)
+sleep 0.3
+
+# --- 1, 2: measuring only
+start_agent --observe
+bpftool map dump pinned /sys/fs/bpf/indigo/ns_cg_stats >/dev/null
+bpftool btf dump map pinned /sys/fs/bpf/indigo/ns_cg_stats value 2>/dev/null |
+	grep -q live_flows || die "ns_cg_stats has no BTF with named fields"
+pass "maps pinned in /sys/fs/bpf/indigo with BTF"
+
+bps=$(bulk "$BULK" 2)
+[ "$(ns_json_get "$BULK" .flows)" -ge 2 ] || die "bulk cgroup: no flows counted"
+[ "$(ns_json_get "$BULK" .rtt_samples)" -gt 0 ] || die "no RTT samples"
+[ "$(ns_json_get "$BULK" .srtt_us)" -gt 0 ] || die "no RTT EWMA"
+[ "$(ns_json_get "$BULK" .min_rtt_us)" -gt 0 ] || die "no min RTT"
+hist=$(ns_json_get "$BULK" '.rtt_hist_log2_us | add')
+[ "$hist" -eq "$(ns_json_get "$BULK" .rtt_samples)" ] || die "histogram total $hist != samples"
+sent=$(ns_json_get "$BULK" .delivered_bytes)
+want=$(jq -n "$bps * 2 / 8 * 0.8")
+jq -e -n "$sent > $want" >/dev/null || die "delivered $sent < $want bytes"
+sleep 0.3
+[ "$(ns_json_get "$BULK" .flows_live)" -eq 0 ] || die "flows still live after iperf3 ended"
+[ "$(ns_json_get "$RR" .flows)" = null ] || die "idle cgroup has aggregates"
+pass "aggregates: $(ns_json_get "$BULK" .flows) flows, srtt $(ns_json_get "$BULK" .srtt_us) us, min $(ns_json_get "$BULK" .min_rtt_us) us, $sent bytes at $(jq -n "$bps/1e6|floor") Mbit/s"
+
+# --- 3, 4: pacing and CC by policy. iperf3 has a control connection
+# besides its data flow, so the data flow gets half the cgroup's rate.
+ns_bg ip netns exec "$NS_B" iperf3 -s -p 5201 -1 >/dev/null 2>&1
+"$INDIGOCTL" netscope set "$BULK" rate_mbit=40 cc=reno
+bulk "$BULK" 5 >"$LOG.bps" &
+sleep 2
+ccs=$(flow_ccs)
+wait $!
+bps=$(cat "$LOG.bps")
+rm -f "$LOG.bps"
+[ "$ccs" = reno ] || die "ss shows '$ccs', policy chose reno"
+pass "ss -ti shows the policy's CC: $ccs"
+jq -e -n "$bps > 20e6 * 0.85 and $bps < 20e6 * 1.15" >/dev/null ||
+	die "paced flow at $bps bit/s, policy 20 Mbit/s per flow"
+pass "pacing: $(jq -n "$bps/1e6*10|floor/10") Mbit/s for a 20 Mbit/s share"
+
+# --- 5: the netscope CC carries a transfer
+grep -q "cc netscope" "$LOG" || die "netscope CC not registered: $(cat "$LOG")"
+grep -qw netscope /proc/sys/net/ipv4/tcp_available_congestion_control ||
+	die "netscope not in tcp_available_congestion_control"
+"$INDIGOCTL" netscope set "$BULK" rate_mbit=0 cc=netscope
+ns_bg ip netns exec "$NS_B" iperf3 -s -p 5201 -1 >/dev/null 2>&1
+sleep 0.2
+bulk "$BULK" 4 >"$LOG.bps" &
+sleep 2
+ccs=$(flow_ccs)
+wait $!
+bps=$(cat "$LOG.bps")
+rm -f "$LOG.bps"
+[ "$ccs" = netscope ] || die "ss shows '$ccs', policy chose netscope"
+jq -e -n "$bps > 50e6" >/dev/null || die "netscope carried only $bps bit/s over 100 Mbit/s"
+pass "netscope CC registered, carried $(jq -n "$bps/1e6|floor") Mbit/s"
+
+# --- 6: restart keeps the pinned state; stop unregisters the CC
+flows=$(ns_json_get "$BULK" .flows)
+stop_agent
+sleep 0.5
+! grep -qw netscope /proc/sys/net/ipv4/tcp_available_congestion_control ||
+	die "netscope still registered after the agent stopped"
+pass "netscope CC unregistered on shutdown"
+start_agent --observe
+[ "$(ns_json_get "$BULK" .flows)" = "$flows" ] || die "pinned state lost on restart"
+[ "$(ns_json_get "$BULK" .policy.cc)" = netscope ] || die "pinned policy lost on restart"
+pass "restart keeps $flows flows and the policy"
+stop_agent
+
+# --- 7: the controller under congestion: both cgroups send bulk traffic
+# through the bottleneck; one is known insensitive (c = 0), the other
+# sensitive (c = 4). The insensitive one must be cut first and lower.
+# At 500 ms per interval, the insensitive rate passes 95 % of capacity an
+# interval before the sensitive one (1 - alpha/2 against 1 - alpha/6).
+# They run CUBIC, which fills the deep buffer: congestion for certain.
+"$INDIGOCTL" netscope clear "$BULK"
+start_agent --app "$BULK" --sens 0 --app "$RR" --sens 4 --capacity-mbit 100 \
+	--floor-mbit 30 --interval-ms 500 --cc cubic
+for port in 5202 5203; do
+	ns_bg ip netns exec "$NS_B" iperf3 -s -p $port -1 >/dev/null 2>&1
+done
+sleep 0.3
+bulk "$BULK" 8 -p 5202 >"$LOG.bulk" &
+p_bulk=$!
+bulk "$RR" 8 -p 5203 >"$LOG.rr" &
+p_rr=$!
+t_bulk= t_rr= tie_ok=0 min_bulk=$((1 << 60)) min_rr=$((1 << 60))
+i=0
+while kill -0 $p_bulk 2>/dev/null; do
+	sleep 0.05
+	i=$((i + 1))
+	# both from one snapshot: the controller may step between two reads
+	read -r rb rr < <("$INDIGOCTL" netscope --json | jq -r --arg b "$BULK" \
+		--arg r "$RR" '[(.[] | select(.cgroup == $b)), (.[] | select(.cgroup == $r))] |
+		map(.rate_bps // empty) | @tsv')
+	[ -n "$rr" ] || continue	# not both measured yet
+	[ -z "$t_bulk" ] && ((rb < 95000000)) && t_bulk=$i && tie_ok=$((rb < rr))
+	[ -z "$t_rr" ] && ((rr < 95000000)) && t_rr=$i
+	((rb < min_bulk)) && min_bulk=$rb
+	((rr < min_rr)) && min_rr=$rr
+	((rb <= rr)) || die "insensitive rate $rb above sensitive $rr"
+done
+wait $p_bulk $p_rr
+bps_bulk=$(cat "$LOG.bulk")
+bps_rr=$(cat "$LOG.rr")
+rm -f "$LOG.bulk" "$LOG.rr"
+[ -n "$t_bulk" ] || die "no cut under congestion (delay $(ns_json_get "$BULK" .srtt_us) us)"
+# both crossing within one poll: the insensitive must be the lower then
+[ -z "$t_rr" ] || [ "$t_rr" -gt "$t_bulk" ] || { [ "$t_rr" = "$t_bulk" ] && [ "$tie_ok" = 1 ]; } ||
+	die "sensitive cut at poll $t_rr, insensitive at $t_bulk"
+((min_rr >= 30000000)) || die "sensitive cut below its floor: $min_rr"
+((min_bulk < min_rr)) || die "insensitive not cut below sensitive"
+jq -e -n "$bps_bulk < $bps_rr" >/dev/null ||
+	die "pacing did not hold the insensitive app back: $bps_bulk vs $bps_rr bit/s"
+pass "controller: insensitive cut first (poll $t_bulk vs ${t_rr:-never}), least rate $(jq -n "$min_bulk/1e6|floor") vs $(jq -n "$min_rr/1e6|floor") Mbit/s (floor 30); got $(jq -n "$bps_bulk/1e6|floor") vs $(jq -n "$bps_rr/1e6|floor") Mbit/s"
+[ "$(ns_json_get "$BULK" .policy.cc)" = cubic ] || die "controller did not set the CC"
+pass "controller set cc $(ns_json_get "$BULK" .policy.cc) and the rate in the policy"
+stop_agent
+
+# --- 8: the same inside indigod ([netscope] in its config), without the
+# module: it attaches, registers the CC, runs the controller on an app,
+# and detaches and unregisters on SIGTERM.
+"$INDIGOCTL" netscope clear "$BULK" 2>/dev/null || true
+st=$(mktemp -d)
+printf '[agent]\nstate_dir = %s\nlog_path = %s/d.jsonl\nmetrics_path =\nstatus_path =\n[netscope]\nenable = on\ncgroup = %s\napps = %s\ncapacity_mbit = 100\ninterval_ms = 100\n' \
+	"$st" "$st" "$NS_CG" "$BULK" >"$st/c.conf"
+"$INDIGOD" -c "$st/c.conf" 2>"$st/log" &
+AGENT_PID=$!
+ns_bg ip netns exec "$NS_B" iperf3 -s -p 5204 -1 >/dev/null 2>&1
+sleep 0.5
+bulk "$BULK" 2 -p 5204 >/dev/null
+grep -q 'netscope: programs attached, congestion control "netscope" registered' "$st/log" ||
+	die "indigod: $(cat "$st/log")"
+[ "$(ns_json_get "$BULK" .policy.cc)" = netscope ] || die "indigod's controller set no policy"
+[ "$(ns_json_get "$BULK" .rate_bps)" != null ] || die "indigod's controller published nothing"
+stop_agent
+! grep -qw netscope /proc/sys/net/ipv4/tcp_available_congestion_control ||
+	die "indigod left netscope registered"
+rm -rf "$st"
+pass "indigod runs Netscope from [netscope] and stops it cleanly"
+say "netscope-net: all passed"

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests: Netscope's rate loop and per-application controller
+ * (agent/netscope/ns_rate.c, ns_app.c). Under the same congestion an
+ * insensitive application is cut first and hardest; a sensitive one keeps
+ * its floor; an application whose sensitivity is still uncertain counts as
+ * sensitive; rates recover additively when congestion ends.
+ */
+#include "check_main.h"
+#include <math.h>
+#include "ns_app.h"
+#include "trng.h"
+
+static const struct ns_rate_params rp = {
+	.g = 1.0 / 16, .capacity_Bps = 12.5e6, .step_Bps = 0.25e6,
+	.min_Bps = 0.125e6, .floor_Bps = 5e6, .queue_thresh_us = 500,
+};
+
+static const struct ns_app_params ap = {
+	.rate = rp, .lambda = 1e-3, .forget = 0.995, .max_width = 0.5,
+	.c_untrusted = 4, .c_sensitive = 0.5,
+};
+
+static const struct ns_rate_obs jam = { .delay_us = 5000, .base_us = 100 };
+static const struct ns_rate_obs calm = { .delay_us = 150, .base_us = 100 };
+
+START_TEST(cut_by_alpha_over_2_plus_c)
+{
+	struct ns_rate r;
+
+	ns_rate_init(&r, &rp);
+	ck_assert(ns_rate_step(&r, &rp, &jam, 0, false));
+	ck_assert_double_eq_tol(r.alpha, 1.0 / 16, 1e-12);
+	ck_assert_double_eq_tol(r.rate_Bps, 12.5e6 * (1 - 1.0 / 32), 1e-3);
+	ns_rate_init(&r, &rp);
+	ns_rate_step(&r, &rp, &jam, 6, false);
+	ck_assert_double_eq_tol(r.rate_Bps, 12.5e6 * (1 - 1.0 / 128), 1e-3);
+}
+END_TEST
+
+START_TEST(ce_marks_are_congestion)
+{
+	struct ns_rate_obs o = calm;
+	struct ns_rate r;
+
+	ns_rate_init(&r, &rp);
+	ck_assert(!ns_rate_step(&r, &rp, &o, 0, false));
+	o.ce = 3;
+	ck_assert(ns_rate_step(&r, &rp, &o, 0, false));
+}
+END_TEST
+
+START_TEST(insensitive_cut_before_sensitive)
+{
+	struct ns_rate bulk, rr;
+	int i, t_bulk = -1, t_rr = -1;
+
+	ns_rate_init(&bulk, &rp);
+	ns_rate_init(&rr, &rp);
+	for (i = 0; i < 200; i++) {
+		ns_rate_step(&bulk, &rp, &jam, 0, false);
+		ns_rate_step(&rr, &rp, &jam, 4, true);
+		if (t_bulk < 0 && bulk.rate_Bps < rp.capacity_Bps / 2)
+			t_bulk = i;
+		if (t_rr < 0 && rr.rate_Bps < rp.capacity_Bps / 2)
+			t_rr = i;
+		ck_assert_double_le(bulk.rate_Bps, rr.rate_Bps);
+	}
+	ck_assert_int_ge(t_bulk, 0);
+	ck_assert(t_rr < 0 || t_rr > t_bulk);
+	ck_assert_double_eq_tol(rr.rate_Bps, rp.floor_Bps, 1);
+	ck_assert_double_eq_tol(bulk.rate_Bps, rp.min_Bps, 1);
+}
+END_TEST
+
+START_TEST(recovers_additively)
+{
+	struct ns_rate r;
+
+	ns_rate_init(&r, &rp);
+	for (int i = 0; i < 100; i++)
+		ns_rate_step(&r, &rp, &jam, 0, false);
+	double low = r.rate_Bps;
+
+	ns_rate_step(&r, &rp, &calm, 0, false);
+	ck_assert_double_eq_tol(r.rate_Bps, low + rp.step_Bps, 1e-6);
+	for (int i = 0; i < 100; i++)
+		ns_rate_step(&r, &rp, &calm, 0, false);
+	ck_assert_double_eq(r.rate_Bps, rp.capacity_Bps);
+}
+END_TEST
+
+/*
+ * Two applications under the controller, fed telemetry from a toy path:
+ * delay swings between 1 and 8 ms; the ping-pong's time per unit follows
+ * the delay (c = 1), the bulk's does not (c = 0). Both get learnt, and the
+ * bulk is cut below the ping-pong under congestion.
+ */
+START_TEST(learns_and_separates)
+{
+	struct ns_app pp, bulk;
+	struct trng g = { 5 };
+
+	ns_app_init(&pp, &ap, NAN);
+	ns_app_init(&bulk, &ap, NAN);
+	ck_assert(!pp.trusted);
+	ck_assert_double_eq(pp.c, ap.c_untrusted);
+	for (int i = 0; i < 300; i++) {
+		double d = 1000 * exp(log(8) * trng_unit(&g));
+		double noise = exp(0.05 * trng_normal(&g));
+		struct ns_app_obs o = {
+			.dt_s = 1, .delay_us = d, .base_us = 100,
+			.units = 1e6 / (2 * d) * noise,
+		};
+
+		ns_app_step(&pp, &ap, &o);
+		o.units = 1e5 * noise;
+		ns_app_step(&bulk, &ap, &o);
+	}
+	ck_assert(pp.trusted && bulk.trusted);
+	ck_assert_msg(pp.slope.lo <= 1 && 1 <= pp.slope.hi, "pp [%g, %g]",
+		      pp.slope.lo, pp.slope.hi);
+	ck_assert_msg(bulk.slope.lo <= 0 && 0 <= bulk.slope.hi, "bulk [%g, %g]",
+		      bulk.slope.lo, bulk.slope.hi);
+	ck_assert_double_lt(bulk.rate.rate_Bps, pp.rate.rate_Bps);
+	ck_assert_double_ge(pp.rate.rate_Bps, rp.floor_Bps);
+}
+END_TEST
+
+/* Too few samples to trust: treated as sensitive, floor and all. */
+START_TEST(uncertain_is_sensitive)
+{
+	struct ns_app a;
+	struct ns_app_obs o = { .dt_s = 1, .delay_us = 5000, .base_us = 100,
+				.units = 10 };
+
+	ns_app_init(&a, &ap, NAN);
+	for (int i = 0; i < 300; i++)
+		ns_app_step(&a, &ap, &o);	/* x never varies */
+	ck_assert(!a.trusted);
+	ck_assert_double_eq(a.c, ap.c_untrusted);
+	ck_assert_double_eq_tol(a.rate.rate_Bps, rp.floor_Bps, 1);
+}
+END_TEST
+
+/* A sensitivity the operator knows is acted on at once. */
+START_TEST(known_sensitivity)
+{
+	struct ns_app a;
+	struct ns_app_obs o = { .dt_s = 1, .delay_us = 5000, .base_us = 100 };
+
+	ns_app_init(&a, &ap, 0);
+	ns_app_step(&a, &ap, &o);
+	ck_assert(a.trusted);
+	ck_assert_double_eq(a.c, 0);
+	ck_assert_double_eq_tol(a.rate.rate_Bps, rp.capacity_Bps * (1 - 1.0 / 32), 1e-3);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ns_rate");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, cut_by_alpha_over_2_plus_c);
+	tcase_add_test(tc, ce_marks_are_congestion);
+	tcase_add_test(tc, insensitive_cut_before_sensitive);
+	tcase_add_test(tc, recovers_additively);
+	tcase_add_test(tc, learns_and_separates);
+	tcase_add_test(tc, uncertain_is_sensitive);
+	tcase_add_test(tc, known_sensitivity);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * indigoctl netscope: what Netscope's programs measured per cgroup and what
+ * its controller decided, from the maps pinned under /sys/fs/bpf/indigo.
+ *
+ *   indigoctl [--json] netscope [--json]     one row per cgroup
+ *   indigoctl netscope set CGROUP KEY=VALUE...
+ *       cc=NAME rate_mbit=N clamp=SEGMENTS sens=C: a fixed policy that the
+ *       controller leaves alone
+ *   indigoctl netscope clear CGROUP          hands the cgroup back
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+
+#include "indigoctl_netscope.h"
+#include "ns_maps.h"
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: indigoctl netscope [--json]\n"
+		"       indigoctl netscope set CGROUP KEY=VALUE...\n"
+		"       indigoctl netscope clear CGROUP\n"
+		"keys: cc=NAME rate_mbit=N (0: unpaced) clamp=SEGMENTS sens=C\n");
+	return 2;
+}
+
+static int fail(const char *what, int err)
+{
+	if (err == -ENOENT)
+		fprintf(stderr, "indigoctl: netscope: %s: not found (is indigod's netscope running? maps live in %s)\n",
+			what, NS_PIN_DIR);
+	else
+		fprintf(stderr, "indigoctl: netscope: %s: %s\n", what, strerror(-err));
+	return 1;
+}
+
+struct row {
+	uint64_t cgid;
+	char path[512];
+	struct ns_cg_stats st;
+	struct ns_policy pol;
+	struct ns_ctrl ctl;
+	int have_pol, have_ctl;
+};
+
+static void load_row(const struct ns_maps *m, const char *root, uint64_t cgid,
+		     struct row *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->cgid = cgid;
+	if (!*root || ns_cgroup_path(root, cgid, r->path, sizeof(r->path)))
+		snprintf(r->path, sizeof(r->path), "(gone)");
+	ns_stats_get(m, cgid, &r->st);
+	r->have_pol = !ns_policy_get(m, cgid, &r->pol);
+	r->have_ctl = !ns_ctrl_get(m, cgid, &r->ctl);
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static void print_json(const struct row *r, int first)
+{
+	printf("%s{\"cgroup\":", first ? "" : ",\n ");
+	json_str(r->path);
+	printf(",\"cgroup_id\":%llu,\"flows_live\":%lld,\"flows\":%llu,"
+	       "\"srtt_us\":%u,\"min_rtt_us\":%u,\"rtt_samples\":%llu,"
+	       "\"delivered_bytes\":%llu,\"retrans\":%llu,\"ce_marks\":%llu,"
+	       "\"rtt_hist_log2_us\":[",
+	       (unsigned long long)r->cgid, (long long)r->st.live_flows,
+	       (unsigned long long)r->st.flows, r->st.srtt_us, r->st.min_rtt_us,
+	       (unsigned long long)r->st.rtt_samples,
+	       (unsigned long long)r->st.delivered_bytes,
+	       (unsigned long long)r->st.retrans,
+	       (unsigned long long)r->st.ce_marks);
+	for (int i = 0; i < NS_HIST_SLOTS; i++)
+		printf("%s%u", i ? "," : "", r->st.rtt_hist[i]);
+	printf("]");
+	if (r->have_ctl)
+		printf(",\"sensitivity\":{\"mean\":%.3f,\"lo\":%.3f,\"hi\":%.3f,"
+		       "\"samples\":%u,\"trusted\":%s},\"alpha\":%.3f,"
+		       "\"rate_bps\":%llu",
+		       r->ctl.sens_milli / 1e3, r->ctl.sens_lo_milli / 1e3,
+		       r->ctl.sens_hi_milli / 1e3, r->ctl.samples,
+		       r->ctl.flags & NS_CTRL_TRUSTED ? "true" : "false",
+		       r->ctl.alpha_milli / 1e3,
+		       (unsigned long long)r->ctl.rate_Bps * 8);
+	if (r->have_pol) {
+		printf(",\"policy\":{\"cc\":");
+		json_str(r->pol.cc);
+		printf(",\"rate_bps\":%llu,\"cwnd_clamp\":%u,\"sensitivity\":%.3f,"
+		       "\"fixed\":%s,\"gen\":%u}",
+		       (unsigned long long)r->pol.rate_Bps * 8, r->pol.cwnd_clamp,
+		       r->pol.sens_milli / 1e3,
+		       r->pol.flags & NS_POLICY_FIXED ? "true" : "false", r->pol.gen);
+	}
+	printf("}");
+}
+
+static void print_text(const struct row *r)
+{
+	char sens[48] = "-", rate[24] = "-", flows[32];
+
+	if (r->have_ctl)
+		snprintf(sens, sizeof(sens), "%.2f[%.2f,%.2f]%s",
+			 r->ctl.sens_milli / 1e3, r->ctl.sens_lo_milli / 1e3,
+			 r->ctl.sens_hi_milli / 1e3,
+			 r->ctl.flags & NS_CTRL_TRUSTED ? "" : "?");
+	if (r->have_pol && r->pol.rate_Bps)
+		snprintf(rate, sizeof(rate), "%.1f", r->pol.rate_Bps * 8 / 1e6);
+	snprintf(flows, sizeof(flows), "%lld/%llu", (long long)r->st.live_flows,
+		 (unsigned long long)r->st.flows);
+	printf("%-36s %12s %9u %9u %10.1f %7llu %6llu %-24s %9s %s\n",
+	       r->path, flows, r->st.srtt_us, r->st.min_rtt_us,
+	       r->st.delivered_bytes / 1e6, (unsigned long long)r->st.retrans,
+	       (unsigned long long)r->st.ce_marks, sens, rate,
+	       r->have_pol && r->pol.cc[0] ? r->pol.cc : "-");
+}
+
+static int cmd_show(const struct ns_maps *m, int json)
+{
+	char root[PATH_MAX] = "";
+	uint64_t key;
+	struct row r;
+	int ret, n = 0;
+
+	ns_cgroup_root(root, sizeof(root));	/* none: ids without paths */
+	if (json)
+		printf("[");
+	else
+		printf("%-36s %12s %9s %9s %10s %7s %6s %-24s %9s %s\n", "cgroup",
+		       "flows", "srtt_us", "min_us", "sent_MB", "retrans", "ce",
+		       "sensitivity[95%]", "rate_Mbps", "cc");
+	for (ret = ns_stats_next(m, NULL, &key); !ret;
+	     ret = ns_stats_next(m, &key, &key)) {
+		load_row(m, root, key, &r);
+		if (json)
+			print_json(&r, !n);
+		else
+			print_text(&r);
+		n++;
+	}
+	if (json)
+		printf("]\n");
+	return ret == -ENOENT ? 0 : fail("ns_cg_stats", ret);
+}
+
+static int parse_u32(const char *s, double scale, uint32_t *v)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (end == s || *end || errno || !(d >= 0) || d * scale > UINT32_MAX)
+		return -EINVAL;
+	*v = d * scale;
+	return 0;
+}
+
+static int cmd_set(const struct ns_maps *m, int argc, char **argv)
+{
+	struct ns_policy p = { .flags = NS_POLICY_FIXED };
+	uint64_t cgid;
+	int ret, i;
+
+	ret = ns_cgroup_id(argv[0], &cgid);
+	if (ret)
+		return fail(argv[0], ret);
+	ns_policy_get(m, cgid, &p);	/* keys not given keep their value */
+	p.flags |= NS_POLICY_FIXED;
+	for (i = 1; i < argc; i++) {
+		const char *v = strchr(argv[i], '=');
+
+		ret = -EINVAL;
+		if (!v)
+			;
+		else if (!strncmp(argv[i], "cc=", 3) && strlen(v + 1) < sizeof(p.cc))
+			ret = snprintf(p.cc, sizeof(p.cc), "%s", v + 1) < 0;
+		else if (!strncmp(argv[i], "rate_mbit=", 10))
+			ret = parse_u32(v + 1, 1e6 / 8, &p.rate_Bps);
+		else if (!strncmp(argv[i], "clamp=", 6))
+			ret = parse_u32(v + 1, 1, &p.cwnd_clamp);
+		else if (!strncmp(argv[i], "sens=", 5))
+			ret = parse_u32(v + 1, 1000, &p.sens_milli);
+		if (ret) {
+			fprintf(stderr, "indigoctl: netscope set: bad or unknown setting '%s'\n",
+				argv[i]);
+			return usage();
+		}
+	}
+	ret = ns_policy_put(m, cgid, &p);
+	return ret ? fail("ns_policy", ret) : 0;
+}
+
+static int cmd_clear(const struct ns_maps *m, const char *cgroup)
+{
+	uint64_t cgid;
+	int ret;
+
+	ret = ns_cgroup_id(cgroup, &cgid);
+	if (ret)
+		return fail(cgroup, ret);
+	if (bpf_map_delete_elem(m->policy, &cgid))
+		return fail(cgroup, -errno);
+	return 0;
+}
+
+int indigoctl_netscope(bool json, int argc, char **argv)
+{
+	struct ns_maps m;
+	int ret, rc;
+
+	if (argc > 0 && !strcmp(argv[0], "--json")) {
+		json = true;
+		argc--;
+		argv++;
+	}
+	if (argc > 0 &&
+	    !(!strcmp(argv[0], "set") && argc >= 3) &&
+	    !(!strcmp(argv[0], "clear") && argc == 2))
+		return usage();
+	ret = ns_maps_open(&m);
+	if (ret)
+		return fail(NS_PIN_DIR, ret);
+	if (argc == 0)
+		rc = cmd_show(&m, json);
+	else if (!strcmp(argv[0], "set"))
+		rc = cmd_set(&m, argc - 1, argv + 1);
+	else
+		rc = cmd_clear(&m, argv[1]);
+	ns_maps_close(&m);
+	return rc;
+}
