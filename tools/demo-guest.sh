@@ -1,6 +1,7 @@
 #!/bin/sh
 # The demo, inside the guest: indigo.ko deciding on a workload whose memory
-# sits on the CPU-less node 1. Everything it prints goes to the console.
+# sits on the CPU-less node 1, first under a fixed policy, then with indigod
+# choosing it. Everything it prints goes to the console.
 D=/sys/kernel/debug/indigo
 say() { echo; echo "=== $*"; }
 
@@ -27,6 +28,38 @@ awk 'NR > 1 { n[$8 " " $9]++ } END { for (k in n) print n[k], k }' $D/decisions 
 say "the last decisions"
 head -n 1 $D/decisions
 tail -n 8 $D/decisions
+
+say "now the agent: indigod learns the thresholds (LinUCB after 5 epochs of the heuristic)"
+mkdir -p /tmp/st /run/indigo
+cat >/tmp/indigod.conf <<CONF
+[agent]
+epoch_ms = 1000
+learner = linucb
+state_dir = /tmp/st
+log_path = /tmp/decisions.jsonl
+[bandit]
+warmup = 5
+[policy]
+rate_cap_share = 0.001
+free_min_kib = 0
+CONF
+indigod -c /tmp/indigod.conf 2>/tmp/agent.log &
+AG=$!
+sleep 2
+farmem --pages 512 --hot 128 --seconds 12 --cold-ms 3000
+
+say "the agent's decisions (decision log: epoch, arm, who chose, propensity, reward in s)"
+awk -F'[:,]' '{ for (i = 1; i < NF; i++) { if ($i ~ /"epoch"/) e = $(i + 1); if ($i ~ /"action"/) a = $(i + 1)
+	if ($i ~ /"propensity"/) p = $(i + 1); if ($i ~ /"reward"/) r = $(i + 1); if ($i ~ /"learner"/) l = $(i + 1) }
+	gsub(/["}]/, "", l); printf "epoch %s arm %s by %s p %.3g reward %.3g\n", e, a, l, p, r }' /tmp/decisions.jsonl | tail -n 12
+
+say "indigoctl status"
+indigoctl status
+
+kill -TERM $AG
+wait $AG
+say "the agent's log"
+grep -v 'epoch [0-9]*: arm' /tmp/agent.log | head -n 12
 
 rmmod indigo
 echo "PASS demo"

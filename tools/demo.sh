@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make demo: boots a QEMU guest (Debian's newest installed guest kernel) with
 # a CPU-less far-memory node 1, loads indigo.ko, runs a workload on far
-# memory under the gate, and prints what the module saw and decided.
+# memory under the gate, and prints what the module saw and decided; then
+# runs indigod, the agent, on the same workload and prints its decisions.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +14,8 @@ read -r release vmlinuz kdir < <("$g/kernels.sh" "${1:-6.12}")
 echo "demo: building indigo.ko for $release"
 ko=$("$g/build-ko.sh" "$kdir" "$top/build/ko/$release")
 "$g/mkinitramfs.sh" "$work/demo.cpio.gz" --script "$top/tools/demo-guest.sh" \
-	--ko "$ko" --bin "$top/build/farmem" --bin "$top/build/indigoctl"
+	--ko "$ko" --bin "$top/build/farmem" --bin "$top/build/indigoctl" \
+	--bin "$top/build/indigod"
 echo "demo: booting the guest (QEMU, software emulation: about a minute)"
 rc=0
 "$g/run-guest.sh" --kernel "$vmlinuz" --initrd "$work/demo.cpio.gz" \
