@@ -132,7 +132,7 @@ check-guest: programs
 # indigod: lifecycle without the module, then with it in both guests.
 check-agent: programs
 	tests/agent/indigod-smoke.sh $(B)/indigod
-	tests/agent/indigoctl-eval.sh $(B)/indigoctl
+	tests/agent/indigoctl-cli.sh $(B)/indigoctl
 	tests/guest/run-agent-tests.sh 6.1
 	tests/guest/run-agent-tests.sh 6.12
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# indigoctl eval on a synthetic decision log whose truth is known: actions
-# drawn uniformly from the 17 arms (propensity 1/17), reward 1 + noise for
-# arm 3 and noise otherwise. The estimates must find it; a missing or
-# garbage log must be refused clearly.
+# indigoctl without the module (this machine cannot load it): eval on a
+# synthetic decision log whose truth is known (actions drawn uniformly from
+# the 17 arms, propensity 1/17, reward 1 + noise for arm 3 and noise
+# otherwise: the estimates must find it); a missing or garbage log, a
+# missing module and a user who is not root are refused clearly.
 #
-# Usage: indigoctl-eval.sh PATH/TO/indigoctl
+# Usage: indigoctl-cli.sh PATH/TO/indigoctl
 set -euo pipefail
 
-ctl=${1:?usage: indigoctl-eval.sh INDIGOCTL}
+ctl=${1:?usage: indigoctl-cli.sh INDIGOCTL}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 failed=0
@@ -54,5 +55,25 @@ else
 	grep -q 'no complete decisions (1 malformed' "$dir/err" && pass eval-garbage ||
 		fail eval-garbage "$(cat "$dir/err")"
 fi
-echo "indigoctl eval: $failed failed"
+# refusals: exit 1 and a sentence saying why
+refused() {
+	local name=$1 want=$2
+	shift 2
+	if "$@" >/dev/null 2>"$dir/err"; then
+		fail "$name" "exit 0"
+	else
+		grep -q "$want" "$dir/err" && pass "$name" || fail "$name" "$(cat "$dir/err")"
+	fi
+}
+chmod 755 "$dir"
+if [ -d /sys/module/indigo ]; then
+	echo "SKIP not-loaded (the module is loaded here)"
+else
+	refused not-loaded-stats 'the indigo module is not loaded' "$ctl" stats
+	refused not-loaded-decisions 'the indigo module is not loaded' "$ctl" decisions
+fi
+refused not-root 'status: needs root' setpriv --reuid=65534 --regid=65534 --clear-groups "$ctl" status
+refused bad-usage 'usage' "$ctl" frobnicate
+
+echo "indigoctl: $failed failed"
 exit $failed
