@@ -169,34 +169,32 @@ struct watch {
 	long epochs;
 };
 
+/* One format per output kind (0: people, 1: JSON lines), same arguments. */
+static const char *const epoch_fmt[2] = {
+	"epoch %llu ms %u rate_mhz_p50/p90/p99 %u/%u/%u burst_ms_p50/p90/p99 %u/%u/%u\n",
+	"{\"epoch\":%llu,\"ms\":%u,\"rate_mhz\":[%u,%u,%u],\"burst_ms\":[%u,%u,%u],\"nodes\":[",
+};
+static const char *const node_fmt[2] = {
+	"%s  node %u faults %llu allowed %llu\n",
+	"%s{\"node\":%u,\"faults\":%llu,\"allowed\":%llu}",
+};
+
 static void print_epoch(const struct modlink_epoch *e, void *arg)
 {
 	struct watch *w = arg;
+	int j = w->c->json;
 	u32 i;
 
 	w->epochs++;
-	if (w->c->json) {
-		printf("{\"epoch\":%llu,\"ms\":%u,\"rate_mhz\":[%u,%u,%u],\"burst_ms\":[%u,%u,%u],\"nodes\":[",
-		       (unsigned long long)e->seq, e->ms, e->rate_p50,
-		       e->rate_p90, e->rate_p99, e->burst_p50, e->burst_p90,
-		       e->burst_p99);
-		for (i = 0; i < e->nnodes; i++)
-			printf("%s{\"node\":%u,\"faults\":%llu,\"allowed\":%llu}",
-			       i ? "," : "", e->node[i].id,
-			       (unsigned long long)e->node[i].faults,
-			       (unsigned long long)e->node[i].allowed);
+	printf(epoch_fmt[j], (unsigned long long)e->seq, e->ms, e->rate_p50,
+	       e->rate_p90, e->rate_p99, e->burst_p50, e->burst_p90,
+	       e->burst_p99);
+	for (i = 0; i < e->nnodes; i++)
+		printf(node_fmt[j], j && i ? "," : "", e->node[i].id,
+		       (unsigned long long)e->node[i].faults,
+		       (unsigned long long)e->node[i].allowed);
+	if (j)
 		printf("]}\n");
-	} else {
-		printf("epoch %llu ms %u rate_mhz_p50/p90/p99 %u/%u/%u burst_ms_p50/p90/p99 %u/%u/%u\n",
-		       (unsigned long long)e->seq, e->ms, e->rate_p50,
-		       e->rate_p90, e->rate_p99, e->burst_p50, e->burst_p90,
-		       e->burst_p99);
-		for (i = 0; i < e->nnodes; i++)
-			printf("  node %u faults %llu allowed %llu\n",
-			       e->node[i].id,
-			       (unsigned long long)e->node[i].faults,
-			       (unsigned long long)e->node[i].allowed);
-	}
 	fflush(stdout);
 }
 
