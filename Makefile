@@ -130,7 +130,7 @@ check-guest: programs
 	tests/guest/run-kmod-tests.sh
 
 # indigod: lifecycle without the module, then with it in both guests.
-check-agent: programs
+check-agent: programs $(B)/ingest
 	tests/agent/indigod-smoke.sh $(B)/indigod
 	tests/agent/indigoctl-cli.sh $(B)/indigoctl
 	tests/guest/run-agent-tests.sh 6.1

@@ -154,6 +154,14 @@ kill -TERM $AG
 wait $AG
 ls /tmp/st/farmem-*.model >/dev/null 2>&1 && pass app-model-saved || fail app-model-saved "$(ls /tmp/st)"
 
+# the module's synthetic candidates (debugfs emit, for the ingestion
+# benchmark) reach a listener whole, and bad counts are refused
+res=$(ingest module 200000 16384)
+echo "$res"
+case "$res" in *" received=200000 lost=0 "*) pass emit-delivers ;; *) fail emit-delivers "$res" ;; esac
+! echo bogus >$D/emit 2>/dev/null && ! echo 999999999999 >$D/emit 2>/dev/null &&
+	pass emit-refuses-bad || fail emit-refuses-bad "accepted"
+
 echo "--- agent log"
 cat /tmp/agent.log | head -n 40
 echo "--- agent log, executor agent"

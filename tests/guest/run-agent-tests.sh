@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # indigod with the module in a QEMU guest (6.12 unless given): builds the
-# initramfs with indigod, indigoctl, farmem and the module, runs
+# initramfs with indigod, indigoctl, farmem, ingest and the module, runs
 # agent-checks.sh in it.
 #
 # Usage: run-agent-tests.sh [6.1|6.12]
@@ -17,6 +17,7 @@ echo "== guest $release"
 ko=$("$here/build-ko.sh" "$kdir" "$top/build/ko/$release")
 initrd=$logs/agent-$release.cpio.gz
 "$here/mkinitramfs.sh" "$initrd" --script "$here/agent-checks.sh" --ko "$ko" \
-	--bin "${INDIGOD_BIN:-$top/build/indigod}" --bin "$top/build/indigoctl" --bin "$top/build/farmem"
+	--bin "${INDIGOD_BIN:-$top/build/indigod}" --bin "$top/build/indigoctl" --bin "$top/build/farmem" \
+	--bin "$top/build/ingest"
 "$here/run-guest.sh" --kernel "$vmlinuz" --initrd "$initrd" --timeout 900 \
 	--log "$logs/agent-$release.log"
