@@ -34,6 +34,7 @@
 #include "status.h"
 #include "actions.h"
 #include "appkey.h"
+#include "counter.h"
 #include "config.h"
 #include "context.h"
 #include "costmodel.h"
@@ -104,9 +105,8 @@ struct daemon {
 	int ex_err;			/* last move_pages error logged */
 
 	/* reward source "progress" */
-	bool have_prog, prog_warned;
-	uint64_t prog_prev;
-	struct timespec prog_at;
+	struct counter_src prog;
+	bool prog_warned;
 
 	/* agent.model_key cgroup or comm: the candidates' processes */
 	uint32_t pids[PIDS_MAX];
@@ -120,9 +120,8 @@ struct daemon {
 	bool mem_warned;
 
 	/* link source "counter" */
-	bool have_ctr, ctr_warned;
-	uint64_t ctr_prev;
-	struct timespec ctr_at;
+	struct counter_src ctr;
+	bool ctr_warned;
 	double avail_gbps;		/* 0: not measured, use the capacity */
 };
 
@@ -538,16 +537,39 @@ static void to_ctx_epoch(const struct modlink_epoch *m, struct ctx_epoch *c)
 }
 
 /*
+ * Reads the counter file @path into @c: 0 with its growth from *@prev to
+ * *@now over *@dt_s; -EAGAIN with nothing to compare yet (first reading,
+ * a restarted counter); another -errno when unreadable, said once (@why
+ * tells what the agent does meanwhile) until it reads again.
+ */
+static int read_counter(struct counter_src *c, const char *path,
+			const char *why, bool *warned, uint64_t *now,
+			uint64_t *prev, double *dt_s)
+{
+	int ret = ctx_read_counter(path, now);
+
+	if (ret) {
+		if (!*warned)
+			logmsg(LOG_WARNING, "%s: %s; %s", path, strerror(-ret),
+			       why);
+		*warned = true;
+		counter_reset(c);
+		return ret;
+	}
+	*warned = false;
+	return counter_step(c, *now, clock_s(CLOCK_MONOTONIC), prev, dt_s) ?
+	       0 : -EAGAIN;
+}
+
+/*
  * Link source "counter": the available bandwidth from the counter's growth
  * since the last epoch; the configured bandwidth is the link's capacity.
  */
 static void measure_link(struct daemon *d)
 {
 	struct epoch_params p;
-	struct timespec at;
-	uint64_t now;
-	double avail;
-	int ret;
+	uint64_t now, prev;
+	double dt, avail;
 
 	if (d->cfg.link.source == CONFIG_LINK_NETSCOPE && d->ns) {
 		if (ns_indigod_link(d->ns, &d->cfg, &d->avail_gbps, &d->ns_far_ns))
@@ -569,24 +591,13 @@ static void measure_link(struct daemon *d)
 	}
 	if (d->cfg.link.source != CONFIG_LINK_COUNTER)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &at);
-	ret = ctx_read_counter(d->cfg.link.counter_path, &now);
-	if (ret) {
-		if (!d->ctr_warned)
-			logmsg(LOG_WARNING, "%s: %s; using the configured bandwidth",
-			       d->cfg.link.counter_path, strerror(-ret));
-		d->ctr_warned = true;
-		d->have_ctr = false;
+	if (read_counter(&d->ctr, d->cfg.link.counter_path,
+			 "using the configured bandwidth", &d->ctr_warned,
+			 &now, &prev, &dt)) {
 		d->avail_gbps = 0;
-	} else {
-		if (d->have_ctr &&
-		    !ctx_available_gbps(d->cfg.link.bandwidth_gbps, d->ctr_prev,
-					now, ms_since(&d->ctr_at) / 1000.0,
-					&avail))
-			d->avail_gbps = avail;
-		d->have_ctr = true;
-		d->ctr_prev = now;
-		d->ctr_at = at;
+	} else if (!ctx_available_gbps(d->cfg.link.bandwidth_gbps, prev, now,
+				       dt, &avail)) {
+		d->avail_gbps = avail;
 	}
 	epoch_params_from(&d->cfg, &p);
 	if (d->avail_gbps > 0)
@@ -597,33 +608,17 @@ static void measure_link(struct daemon *d)
 /* Reward source "progress": the application's counter per second. */
 static void read_progress(struct daemon *d, struct epoch_feedback *fb)
 {
-	struct timespec at;
-	uint64_t now;
+	uint64_t now, prev;
 	double dt;
-	int ret;
 
 	fb->kind = EPOCH_FB_NONE;
-	clock_gettime(CLOCK_MONOTONIC, &at);
-	ret = ctx_read_counter(d->cfg.reward.progress_path, &now);
-	if (ret) {
-		if (!d->prog_warned)
-			logmsg(LOG_WARNING, "%s: %s; no reward until it can be read",
-			       d->cfg.reward.progress_path, strerror(-ret));
-		d->prog_warned = true;
-		d->have_prog = false;
+	if (read_counter(&d->prog, d->cfg.reward.progress_path,
+			 "no reward until it can be read", &d->prog_warned,
+			 &now, &prev, &dt))
 		return;
-	}
-	d->prog_warned = false;
-	dt = ms_since(&d->prog_at) / 1000.0;
-	/* a counter that went back was restarted: no figure this time */
-	if (d->have_prog && now >= d->prog_prev && dt > 0) {
-		fb->kind = EPOCH_FB_PROGRESS;
-		fb->progress = (now - d->prog_prev) / dt;
-		fb->progress_scale = d->cfg.reward.progress_scale;
-	}
-	d->have_prog = true;
-	d->prog_prev = now;
-	d->prog_at = at;
+	fb->kind = EPOCH_FB_PROGRESS;
+	fb->progress = (now - prev) / dt;
+	fb->progress_scale = d->cfg.reward.progress_scale;
 }
 
 /* What the last action's reward is made of. */
@@ -1014,8 +1009,9 @@ static void reload(struct daemon *d)
 		d->cfg.agent.executor = CONFIG_EXECUTOR_KERNEL;
 	}
 	apply_policy(d);	/* the executor decides the module's mode */
-	d->have_ctr = d->ctr_warned = false;
-	d->have_prog = d->prog_warned = false;
+	counter_reset(&d->ctr);
+	counter_reset(&d->prog);
+	d->ctr_warned = d->prog_warned = false;
 	d->avail_gbps = 0;
 	if (ns_changed) {
 		ns_agent_stop(d->ns);
