@@ -492,23 +492,18 @@ static int dispatch_epoch(struct nlattr **tb, const struct modlink_events *ev)
 static int dispatch_cands(struct nlattr **tb, const struct modlink_events *ev)
 {
 	struct nlattr *ct[INDIGO_CAND_A_MAX + 1], *a;
-	struct modlink_cand *c;
+	struct modlink_cand c[MODLINK_MAX_CANDS];	/* 6 KiB, per message */
 	u32 n = 0;
 	int rem;
 
 	if (!tb[INDIGO_A_EPOCH_SEQ] || !tb[INDIGO_A_CANDS])
 		return -EBADMSG;
-	c = calloc(MODLINK_MAX_CANDS, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
 	nla_for_each_nested(a, tb[INDIGO_A_CANDS], rem) {
 		if (n == MODLINK_MAX_CANDS)
 			break;
 		if (nla_parse_nested(ct, INDIGO_CAND_A_MAX, a, cand_policy) ||
-		    !ct[INDIGO_CAND_A_PID] || !ct[INDIGO_CAND_A_ADDR]) {
-			free(c);
+		    !ct[INDIGO_CAND_A_PID] || !ct[INDIGO_CAND_A_ADDR])
 			return -EBADMSG;
-		}
 		c[n].pid = nla_get_u32(ct[INDIGO_CAND_A_PID]);
 		c[n].addr = nla_get_u64(ct[INDIGO_CAND_A_ADDR]);
 		c[n].node = get_u32_or0(ct[INDIGO_CAND_A_NODE]);
@@ -518,7 +513,6 @@ static int dispatch_cands(struct nlattr **tb, const struct modlink_events *ev)
 	}
 	if (ev->cands)
 		ev->cands(nla_get_u64(tb[INDIGO_A_EPOCH_SEQ]), c, n, ev->arg);
-	free(c);
 	return 0;
 }
 
@@ -565,6 +559,8 @@ static int no_seq_check(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+#define POLL_BATCH_MAX	256	/* messages handled per modlink_poll() */
+
 int modlink_poll(struct modlink *l, const struct modlink_events *ev,
 		 int timeout_ms)
 {
@@ -586,7 +582,14 @@ int modlink_poll(struct modlink *l, const struct modlink_events *ev,
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_event, &ec);
 	/* events are not answers to requests: no sequence numbers to check */
 	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, no_seq_check, NULL);
-	err = nl_recvmsgs(l->ev, cb);
+	/*
+	 * Everything queued, in one go: a burst of candidate batches costs
+	 * one poll and one callback set, not one each (bounded, so that the
+	 * caller still gets its turn under a flood).
+	 */
+	do {
+		err = nl_recvmsgs(l->ev, cb);
+	} while (err >= 0 && !ec.err && ec.handled < POLL_BATCH_MAX);
 	nl_cb_put(cb);
 	/* libnl reports a receive-buffer overrun (ENOBUFS) as NLE_NOMEM */
 	if (err == -NLE_NOMEM)

@@ -7,12 +7,13 @@
  *	the userspace half alone, on this machine: one CANDIDATES message of
  *	64 candidates (the module's batch) built once with libnl, handed to
  *	modlink_dispatch() until EVENTS events were parsed
- *   ingest module EVENTS CHUNK
+ *   ingest module EVENTS CHUNK [RCVBUF]
  *	end to end, with indigo.ko loaded: the module sends EVENTS synthetic
  *	candidates through its real multicast path (debugfs "emit"), CHUNK at
  *	a time (CHUNK = EVENTS: all at once); the receiver is modlink_poll()
- *	with the agent's 4 MiB buffer. Events lost to an overrun must show up
- *	as ENOBUFS: the line says whether every loss was counted.
+ *	with the agent's 4 MiB buffer (or RCVBUF bytes). Events lost to an
+ *	overrun must show up as ENOBUFS: the line says whether every loss was
+ *	counted.
  *
  * Prints one line of key=value pairs; in module mode also the receiving
  * thread's own CPU time, so that events per CPU-second say what one core
@@ -38,6 +39,7 @@
 #define RCVBUF		(4 << 20)
 #define EMIT_PATH	"/sys/kernel/debug/indigo/emit"
 #define IDLE_MS		3000	/* silence after which the rest is lost */
+#define RUN_MAX_S	120	/* a run gives up after this long */
 
 static double now_s(void)
 {
@@ -160,7 +162,8 @@ static void *emit(void *arg)
 	return NULL;
 }
 
-static int module(unsigned long long events, unsigned long long chunk)
+static int module(unsigned long long events, unsigned long long chunk,
+		  int rcvbuf)
 {
 	struct count k = { 0 };
 	const struct modlink_events ev = { .cands = on_cands, .arg = &k };
@@ -170,14 +173,14 @@ static int module(unsigned long long events, unsigned long long chunk)
 	struct modlink *l;
 	struct rusage ru;
 	pthread_t th;
-	double quiet, cpu;
+	double quiet, start, cpu;
 	int ret;
 
 	ret = modlink_open(&l);
 	if (!ret)
 		ret = modlink_subscribe(l);
 	if (!ret)
-		ret = modlink_set_rcvbuf(l, RCVBUF);
+		ret = modlink_set_rcvbuf(l, rcvbuf);
 	if (ret) {
 		fprintf(stderr, "ingest: the module: %s\n", strerror(-ret));
 		return 1;
@@ -186,8 +189,9 @@ static int module(unsigned long long events, unsigned long long chunk)
 		modlink_close(l);
 		return 1;
 	}
-	quiet = now_s();
-	while (atomic_load(&k.events) < events && now_s() - quiet < IDLE_MS / 1e3) {
+	quiet = start = now_s();
+	while (atomic_load(&k.events) < events && now_s() - quiet < IDLE_MS / 1e3 &&
+	       now_s() - start < RUN_MAX_S) {
 		ret = modlink_poll(l, &ev, 100);
 		if (ret == -ENOBUFS)
 			enobufs++;
@@ -218,9 +222,10 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "native"))
 		return native(strtoull(argv[2], NULL, 10));
-	if (argc == 4 && !strcmp(argv[1], "module"))
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "module"))
 		return module(strtoull(argv[2], NULL, 10),
-			      strtoull(argv[3], NULL, 10));
-	fprintf(stderr, "usage: ingest native EVENTS | ingest module EVENTS CHUNK\n");
+			      strtoull(argv[3], NULL, 10),
+			      argc == 5 ? atoi(argv[4]) : RCVBUF);
+	fprintf(stderr, "usage: ingest native EVENTS | ingest module EVENTS CHUNK [RCVBUF]\n");
 	return 2;
 }
