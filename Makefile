@@ -76,7 +76,9 @@ $(B)/indigoctl: $(CTL_SRC) tools/ctl.h tools/ctl_out.h agent/modlink.c $(CORE_SR
 	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(AGENT_CFLAGS) $(NL_CFLAGS) $(INDIGOCTL_CFLAGS) \
 		$(filter %.c,$^) $(NL_LIBS) $(AGENT_LIBS) $(INDIGOCTL_LIBS) -o $@
 
-$(B)/indigod: agent/indigod.c agent/modlink.c agent/executor.c agent/status.c $(CORE_SRC) $(AGENT_LIB) $(INDIGOD_SRC) $(INDIGOD_DEPS) | $(B)
+INDIGOD_OWN := agent/indigod.c agent/learner.c agent/telemetry.c agent/components.c \
+	agent/modlink.c agent/executor.c agent/status.c
+$(B)/indigod: $(INDIGOD_OWN) agent/daemon.h $(CORE_SRC) $(AGENT_LIB) $(INDIGOD_SRC) $(INDIGOD_DEPS) | $(B)
 	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(AGENT_CFLAGS) $(NL_CFLAGS) $(INDIGOD_CFLAGS) \
 		$(shell pkg-config --cflags libsystemd 2>/dev/null) $(filter %.c,$^) $(NL_LIBS) \
 		$(AGENT_LIBS) $(INDIGOD_LIBS) -lnuma $(shell pkg-config --libs libsystemd 2>/dev/null) -o $@
