@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# lackey2trace on a hand-made piece of lackey output: instruction lines
+# advance the clock, repeated lines hit the cache model, pages get dense ids
+# in order of first touch, valgrind's own lines are ignored.
+set -euo pipefail
+bin=$1
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+printf '%s\n' '==1== Lackey, an example Valgrind tool' \
+	'I  04000000,3' ' L 10000000,8' 'I  04000003,3' ' L 10000008,8' \
+	' S 20000000,4' 'I  04000006,2' 'I  04000008,2' ' M 10000040,4' |
+	"$bin" -c 1 "$out" 2>/dev/null
+# magic (2 words), version 1, 2 pages, 3 records (u64), reserved (u64),
+# then (page, instructions since the last record): (0,1) (1,1) (0,2)
+want="1229213257 1381257031 1 2 3 0 0 0 0 1 1 1 0 2"
+got=$(od -An -tu4 -v "$out" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
+if [ "$got" != "$want" ]; then
+	echo "lackey2trace: got '$got', want '$want'" >&2
+	exit 1
+fi
+# nothing to reduce is an error
+if printf 'I  04000000,3\n' | "$bin" "$out" 2>/dev/null; then
+	echo "lackey2trace: an empty trace was accepted" >&2
+	exit 1
+fi
+echo "lackey2trace: ok"

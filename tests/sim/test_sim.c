@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the simulator (tools/sim): the link's latency model, the
+ * scanner's arithmetic against a step-by-step scanner, page conservation
+ * and capacity under every policy, the oracle against an exhaustive search
+ * and against every policy, determinism, traces on disk, and a committed
+ * trace of a real program (tests/sim/traces, found via SIM_TEST_TRACES)
+ * through every policy. Inputs are small so that valgrind runs fast.
+ */
+#include "check_main.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "epoch.h"
+#include "gen.h"
+#include "oracle.h"
+#include "pol.h"
+#include "table.h"
+
+#define T_PAGES		400
+#define T_RECS		10000
+
+static struct sim_params small_params(double frac, double cont)
+{
+	struct sim_params p;
+
+	sim_params_default(&p);
+	p.local_frac = frac;
+	p.link.contention = cont;
+	/* short runs: scan and decide often enough to matter */
+	p.scan_period_ns = 200e3;
+	p.epoch_ns = 1e6;
+	return p;
+}
+
+START_TEST(latency_monotonic)
+{
+	struct link_params p;
+	double u, prev;
+
+	link_preset_paper(&p);
+	ck_assert_double_eq(link_far_ns(&p, 0), p.far_ns);
+	ck_assert_double_eq_tol(link_far_ns(&p, 0.5), 1.5 * p.far_ns, 1e-9);
+	prev = link_far_ns(&p, 0);
+	for (u = 0.01; u <= 1.2; u += 0.01) {
+		double l = link_far_ns(&p, u);
+
+		ck_assert(l >= prev);
+		if (u <= LINK_U_MAX)
+			ck_assert(l > prev);
+		prev = l;
+	}
+	link_preset_cxl(&p);
+	ck_assert_int_eq(link_check(&p), 0);
+	ck_assert(link_far_ns(&p, 0) < 900.0);
+	p.contention = 1.0;
+	ck_assert_int_eq(link_check(&p), -EINVAL);
+}
+END_TEST
+
+/* A contender and our own traffic both raise the far latency we see. */
+START_TEST(load_raises_latency)
+{
+	struct link_params p;
+	struct link l, busy;
+
+	link_preset_paper(&p);
+	link_init(&l, &p);
+	link_advance(&l, p.window_ns * 1.5);
+	ck_assert_double_eq(l.far_now, p.far_ns);
+	link_init(&busy, &p);
+	link_add(&busy, (uint64_t)(link_bytes_per_ns(&p) * p.window_ns / 4));
+	link_advance(&busy, p.window_ns * 1.5);
+	ck_assert(busy.far_now > l.far_now);
+	ck_assert(link_avail_bytes_per_ns(&busy) < link_avail_bytes_per_ns(&l));
+	p.contention = 0.5;
+	link_init(&l, &p);
+	ck_assert(l.far_now > busy.far_now);
+}
+END_TEST
+
+/* sim_fault_mark against a scanner that marks page by page */
+START_TEST(scan_arithmetic)
+{
+	struct sim_params p = small_params(0.5, 0);
+	const uint32_t np = 10;
+	double marked[10], last[10];
+	uint32_t pg, step, j, k;
+
+	p.scan_pages = 3;
+	p.scan_period_ns = 100;
+	for (pg = 0; pg < np; pg++) {
+		marked[pg] = -1;
+		last[pg] = -1;
+	}
+	for (step = 0; step < 40; step++) {
+		uint32_t chunk = step % 4;	/* ceil(10 / 3) chunks */
+
+		for (j = chunk * 3; j < chunk * 3 + 3 && j < np; j++)
+			if (marked[j] < 0)
+				marked[j] = step * 100.0;
+		/* touch some pages in between scans */
+		for (k = 0; k < 3; k++) {
+			double now = step * 100.0 + 10 + 30 * k;
+
+			pg = (step * 7 + k * 3) % np;
+			ck_assert_double_eq(sim_fault_mark(&p, np, pg, last[pg], now),
+					    marked[pg]);
+			marked[pg] = -1;
+			last[pg] = now;
+		}
+	}
+}
+END_TEST
+
+/*
+ * Wraps a policy and checks the host at every call: local capacity never
+ * exceeded, and pages conserved: local pages are exactly those promoted
+ * and not demoted (everything starts far), far ones the rest. Violations
+ * are counted and asserted once (a Check assertion per fault is slow).
+ */
+struct audit {
+	struct sim_policy inner;
+	uint64_t calls, bad;
+};
+
+static bool view_ok(const struct sim_view *v)
+{
+	const struct sim_result *r = v->res;
+	uint64_t local = r->promotions - r->demotions;
+
+	return v->local_used <= v->local_pages && local == v->local_used &&
+	       r->demotions <= r->promotions && local <= v->npages &&
+	       r->local_hits + r->far_accesses <= UINT64_MAX / 2;
+}
+
+static bool audit_fault(struct sim_policy *pol, const struct sim_view *v,
+			const struct sim_fault *f)
+{
+	struct audit *a = pol->st;
+
+	a->bad += !view_ok(v) || f->mark_ns > f->now_ns || f->page >= v->npages;
+	a->calls++;
+	return a->inner.ops->fault(&a->inner, v, f);
+}
+
+static int audit_epoch(struct sim_policy *pol, const struct sim_view *v,
+		       double now_ns)
+{
+	struct audit *a = pol->st;
+
+	a->bad += !view_ok(v);
+	a->calls++;
+	return a->inner.ops->epoch(&a->inner, v, now_ns);
+}
+
+static void audit_destroy(struct sim_policy *pol)
+{
+	(void)pol;
+}
+
+static const struct sim_policy_ops audit_ops = {
+	.fault = audit_fault, .epoch = audit_epoch,
+	.destroy = audit_destroy,
+};
+
+static void run_audited(const struct trace *t, const struct sim_params *p,
+			const struct pol_cfg *c, struct sim_result *r)
+{
+	struct audit a = { 0 };
+	struct sim_policy w = { .ops = &audit_ops, .st = &a };
+	char err[256];
+
+	ck_assert_int_eq(pol_create(&a.inner, c, p, t->npages, err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_run(t, p, &w, r), 0);
+	ck_assert_int_eq(pol_finish(&a.inner, err, sizeof(err)), 0);
+	ck_assert_uint_gt(a.calls, 0);
+	ck_assert_uint_eq(a.bad, 0);
+	ck_assert_uint_le(r->promotions - r->demotions, sim_local_pages(p, t->npages));
+	ck_assert_uint_eq(r->local_hits + r->far_accesses, t->n * p->repeat);
+	ck_assert(r->stall_ns > 0 && r->time_ns >= r->stall_ns);
+}
+
+/* Every policy (and a few fixed arms) vs the oracle, and none vs it. */
+static void bound_all(const struct trace *t, const struct sim_params *p)
+{
+	static const unsigned int arms[] = { 0, 5, 15, 16 };
+	struct sim_result o, r, none;
+	int k;
+	unsigned int a;
+
+	ck_assert_int_eq(oracle_run(t, p, &o), 0);
+	for (k = 0; k < POL_COUNT; k++)
+		for (a = 0; a < (k == POL_FIXED ? 4 : 1); a++) {
+			struct pol_cfg c = { .kind = k, .arm = arms[a], .warmup = 5 };
+
+			run_audited(t, p, &c, &r);
+			ck_assert_msg(r.stall_ns >= o.stall_ns,
+				      "%s beats the oracle: %g < %g", pol_name(k),
+				      r.stall_ns, o.stall_ns);
+			ck_assert_uint_ge(r.far_accesses, o.far_accesses);
+			if (k == POL_NONE)
+				none = r;
+		}
+	ck_assert(none.stall_ns >= o.stall_ns);
+	ck_assert_uint_eq(none.promotions, 0);
+	ck_assert_uint_eq(none.local_hits, 0);
+}
+
+START_TEST(oracle_bounds_synthetic)
+{
+	static const double fr[] = { 0.1, 0.5 }, co[] = { 0, 0.5 };
+	struct trace t;
+	unsigned int i, j;
+
+	ck_assert_int_eq(gen_trace(&t, _i, T_PAGES, T_RECS, 3 + _i), 0);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++) {
+			struct sim_params p = small_params(fr[i], co[j]);
+
+			bound_all(&t, &p);
+		}
+	trace_free(&t);
+}
+END_TEST
+
+/* minimal misses of any demand schedule with bypass, by exhaustive search */
+static uint64_t brute_misses(const struct trace *t, unsigned int c)
+{
+	uint64_t best[1 << 6], next[1 << 6], i, inf = UINT64_MAX / 2;
+	unsigned int s, sub, np = t->npages;
+
+	for (s = 0; s < (1U << np); s++)
+		best[s] = s ? inf : 0;
+	for (i = 0; i < t->n; i++) {
+		unsigned int bit = 1U << t->r[i].page;
+
+		for (s = 0; s < (1U << np); s++)
+			next[s] = inf;
+		for (s = 0; s < (1U << np); s++) {
+			uint64_t cost;
+			unsigned int after;
+
+			if (best[s] >= inf)
+				continue;
+			cost = best[s] + !(s & bit);
+			after = s | bit;
+			/* keep any subset of what is there now, the page or not */
+			for (sub = after;; sub = (sub - 1) & after) {
+				if ((unsigned int)__builtin_popcount(sub) <= c &&
+				    ((sub & ~s) == 0 || (sub & ~s) == bit) &&
+				    cost < next[sub])
+					next[sub] = cost;
+				if (!sub)
+					break;
+			}
+		}
+		memcpy(best, next, sizeof(best));
+	}
+	for (s = 1, i = best[0]; s < (1U << np); s++)
+		if (best[s] < i)
+			i = best[s];
+	return i;
+}
+
+START_TEST(oracle_is_optimal)
+{
+	uint64_t seed = 99;
+	unsigned int round;
+
+	for (round = 0; round < 200; round++) {
+		struct sim_params p = small_params(0.5, 0);
+		struct sim_result r;
+		struct trace t;
+		uint32_t np = 3 + round % 4;
+		uint64_t i;
+
+		ck_assert_int_eq(trace_alloc(&t, np, 6 + round % 9), 0);
+		for (i = 0; i < t.n; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			t.r[i].page = (uint32_t)((seed >> 33) % np);
+			t.r[i].insns = 1;
+		}
+		p.local_frac = (double)(1 + round % 3) / np;
+		p.repeat = 1 + round % 2;
+		ck_assert_int_eq(oracle_run(&t, &p, &r), 0);
+		if (p.repeat == 1)
+			ck_assert_uint_eq(r.far_accesses,
+					  brute_misses(&t, sim_local_pages(&p, np)));
+		trace_free(&t);
+	}
+}
+END_TEST
+
+START_TEST(deterministic)
+{
+	struct sim_params p = small_params(0.25, 0.5);
+	struct pol_cfg c = { .kind = _i, .arm = 6, .warmup = 5 };
+	struct sim_result a, b;
+	struct trace t, u;
+
+	ck_assert_int_eq(gen_trace(&t, GEN_PHASE, T_PAGES, T_RECS, 5), 0);
+	ck_assert_int_eq(gen_trace(&u, GEN_PHASE, T_PAGES, T_RECS, 5), 0);
+	ck_assert_mem_eq(t.r, u.r, t.n * sizeof(*t.r));
+	ck_assert_int_eq(table_run_one(&t, &p, &c, &a), 0);
+	ck_assert_int_eq(table_run_one(&u, &p, &c, &b), 0);
+	ck_assert_mem_eq(&a, &b, sizeof(a));
+	trace_free(&u);
+	ck_assert_int_eq(gen_trace(&u, GEN_PHASE, T_PAGES, T_RECS, 6), 0);
+	ck_assert(memcmp(t.r, u.r, t.n * sizeof(*t.r)) != 0);
+	trace_free(&t);
+	trace_free(&u);
+}
+END_TEST
+
+START_TEST(gen_shapes)
+{
+	struct trace t;
+	uint64_t i, hot = 0, seq = 0;
+
+	ck_assert_int_eq(gen_trace(&t, GEN_GUPS, 1000, 50000, 1), 0);
+	for (i = 0; i < t.n; i++)
+		hot += t.r[i].page < 100;
+	/* 90 % to the hot tenth, plus a tenth of the uniform rest */
+	ck_assert(hot > 0.90 * t.n && hot < 0.92 * t.n);
+	trace_free(&t);
+	ck_assert_int_eq(gen_trace(&t, GEN_STREAM, 1000, 50000, 1), 0);
+	for (i = 1; i < t.n; i++)
+		seq += t.r[i].page == (t.r[i - 1].page + (i % GEN_STREAM_LINES == 0)) % 1000;
+	ck_assert_uint_eq(seq, t.n - 1);
+	trace_free(&t);
+	ck_assert_int_eq(gen_trace(&t, GEN_GUPS, 5, 10, 1), -EINVAL);
+	ck_assert_int_eq(gen_parse("zipf"), GEN_ZIPF);
+	ck_assert_int_eq(gen_parse("nope"), -1);
+}
+END_TEST
+
+static char *tmp_path(const char *name)
+{
+	static char path[256];
+
+	snprintf(path, sizeof(path), "/tmp/indigo-sim-test-%d-%s", (int)getpid(), name);
+	return path;
+}
+
+START_TEST(trace_files)
+{
+	struct trace t, u;
+	char *path = tmp_path("trace");
+	FILE *f;
+
+	ck_assert_int_eq(gen_trace(&t, GEN_ZIPF, 100, 1000, 2), 0);
+	ck_assert_int_eq(trace_save(&t, path), 0);
+	ck_assert_int_eq(trace_load(&u, path), 0);
+	ck_assert_uint_eq(u.npages, 100);
+	ck_assert_uint_eq(u.n, 1000);
+	ck_assert_mem_eq(t.r, u.r, t.n * sizeof(*t.r));
+	trace_free(&u);
+	/* a page id out of range */
+	t.r[10].page = 100;
+	ck_assert_int_eq(trace_save(&t, path), 0);
+	ck_assert_int_eq(trace_load(&u, path), -EINVAL);
+	/* truncated */
+	t.r[10].page = 1;
+	ck_assert_int_eq(trace_save(&t, path), 0);
+	ck_assert_int_eq(truncate(path, TRACE_HDR_BYTES + 8 * 999 + 4), 0);
+	ck_assert_int_eq(trace_load(&u, path), -EINVAL);
+	/* foreign */
+	f = fopen(path, "w");
+	fputs("not a trace at all, just some text..........", f);
+	fclose(f);
+	ck_assert_int_eq(trace_load(&u, path), -EINVAL);
+	unlink(path);
+	ck_assert_int_eq(trace_load(&u, path), -ENOENT);
+	trace_free(&t);
+}
+END_TEST
+
+/* train saves a model the agent's glue loads; a broken one is refused */
+START_TEST(train_and_load)
+{
+	struct sim_params p = small_params(0.25, 0.5);
+	char *path = tmp_path("model"), err[256];
+	struct pol_cfg c = { .kind = POL_BANDIT, .warmup = 5 };
+	struct sim_policy pol;
+	struct sim_result r;
+	struct trace t;
+	struct epoch_state es;
+	struct epoch_params ep = {
+		.learner = CONFIG_LEARNER_LINUCB, .epoch_s = 1, .rate_cap_share = 0.1,
+		.link = { .bandwidth = 1e10, .far_ns = 900, .local_ns = 100,
+			  .page_bytes = 4096 },
+	};
+	struct act_grid g;
+	FILE *f;
+
+	ck_assert_int_eq(gen_trace(&t, GEN_GUPS, T_PAGES, T_RECS, 8), 0);
+	c.model_out = path;
+	ck_assert_int_eq(table_run_one(&t, &p, &c, &r), 0);
+	pol_grid(&g);
+	ck_assert_int_eq(epoch_init(&es, &ep, &g, NULL), 0);
+	ck_assert_int_eq(epoch_model_load(&es, path, err, sizeof(err)), 0);
+	ck_assert(es.updates > 0);
+	epoch_free(&es);
+	c.model_out = NULL;
+	c.model_in = path;
+	ck_assert_int_eq(table_run_one(&t, &p, &c, &r), 0);
+	f = fopen(path, "r+");
+	fseek(f, 40, SEEK_SET);
+	fputc('X', f);
+	fclose(f);
+	ck_assert_int_eq(pol_create(&pol, &c, &p, t.npages, err, sizeof(err)), -EINVAL);
+	ck_assert(strlen(err) > 0);
+	trace_free(&t);
+	/* modelfile moved the corrupt file aside */
+	ck_assert_int_eq(access(path, F_OK), -1);
+	{
+		char cmd[512];
+
+		snprintf(cmd, sizeof(cmd), "rm -f %s.corrupt-*", path);
+		ck_assert_int_eq(system(cmd), 0);
+	}
+}
+END_TEST
+
+/* the committed real-program traces through every policy and the oracle */
+START_TEST(real_traces)
+{
+	static const char *const names[] = { "redis-small.trace", "sqlite-small.trace" };
+	const char *dir = getenv("SIM_TEST_TRACES");
+	char path[512];
+	unsigned int i;
+
+	ck_assert_msg(dir, "SIM_TEST_TRACES unset (run via make check-sim)");
+	for (i = 0; i < 2; i++) {
+		struct sim_params p = small_params(0.25, 0.5);
+		struct trace t;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		ck_assert_int_eq(trace_load(&t, path), 0);
+		ck_assert(t.n >= 10000 && t.npages >= 100);
+		bound_all(&t, &p);
+		p.local_frac = 0.5;
+		p.link.contention = 0;
+		bound_all(&t, &p);
+		trace_free(&t);
+	}
+}
+END_TEST
+
+START_TEST(bad_params)
+{
+	struct sim_params p = small_params(0.25, 0);
+	struct sim_policy pol;
+	struct sim_result r;
+	struct pol_cfg c = { .kind = POL_FIXED, .arm = 17 };
+	struct trace t;
+
+	ck_assert_int_eq(gen_trace(&t, GEN_GUPS, 100, 100, 1), 0);
+	ck_assert_int_eq(pol_create(&pol, &c, &p, t.npages, NULL, 0), -EINVAL);
+	c.kind = POL_NONE;
+	p.local_frac = 0;
+	ck_assert_int_eq(pol_create(&pol, &c, &p, t.npages, NULL, 0), -EINVAL);
+	ck_assert_int_eq(oracle_run(&t, &p, &r), -EINVAL);
+	p.local_frac = 0.5;
+	p.link.far_ns = 50;
+	ck_assert_int_eq(oracle_run(&t, &p, &r), -EINVAL);
+	ck_assert_int_eq(pol_parse("tpp"), POL_TPP);
+	ck_assert_int_eq(pol_parse("x"), -1);
+	trace_free(&t);
+}
+END_TEST
+
+/* one case per test, so that CK_RUN_CASE can pick one */
+static void add(Suite *s, const char *name, const TTest *t, int lo, int hi)
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_set_timeout(tc, 600);
+	_tcase_add_test(tc, t, 0, 0, lo, hi);
+	suite_add_tcase(s, tc);
+}
+
+#define ADD(s, t)		add(s, #t, t, 0, 1)
+#define ADD_LOOP(s, t, n)	add(s, #t, t, 0, n)
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("sim");
+
+	ADD(s, latency_monotonic);
+	ADD(s, load_raises_latency);
+	ADD(s, scan_arithmetic);
+	ADD_LOOP(s, oracle_bounds_synthetic, GEN_COUNT);
+	ADD(s, oracle_is_optimal);
+	ADD_LOOP(s, deterministic, POL_COUNT);
+	ADD(s, gen_shapes);
+	ADD(s, trace_files);
+	ADD(s, train_and_load);
+	ADD(s, real_traces);
+	ADD(s, bad_params);
+	return s;
+}
+
+int main(void)
+{
+	return unit_run(suite());
+}

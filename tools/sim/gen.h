@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Synthetic page traces. All draw from splitmix64 seeded by the caller, so
+ * a (kind, npages, n, seed) always gives the same trace. Every record
+ * carries GEN_INSNS instructions of compute before it.
+ *
+ *  gups	GUPS-style: 90 % of accesses uniform over a hot tenth of the
+ *		pages, 10 % uniform over all of them
+ *  zipf	Zipf (s = 0.99) over all pages, ranks scattered over the ids
+ *  phase	gups whose hot tenth moves to the next disjoint tenth every
+ *		quarter of the trace (GEN_PHASES phases)
+ *  stream	sequential scans over all pages, GEN_STREAM_LINES consecutive
+ *		line accesses per page, over and over
+ */
+#ifndef INDIGO_SIM_GEN_H
+#define INDIGO_SIM_GEN_H
+
+#include <stdint.h>
+
+#include "trace.h"
+
+#define GEN_INSNS		100
+#define GEN_PHASES		4
+#define GEN_STREAM_LINES	4
+
+enum gen_kind { GEN_GUPS, GEN_ZIPF, GEN_PHASE, GEN_STREAM, GEN_COUNT };
+
+const char *gen_name(int kind);
+int gen_parse(const char *name);
+
+/* Fills a new @t (trace_free it). -EINVAL (npages < 10, n 0), -ENOMEM. */
+int gen_trace(struct trace *t, int kind, uint32_t npages, uint64_t n,
+	      uint64_t seed);
+
+#endif /* INDIGO_SIM_GEN_H */

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * indigo-sim: the trace-driven far-memory simulator (README.md here).
+ *
+ *   indigo-sim gen KIND OUT [-p PAGES] [-n RECORDS] [-s SEED]
+ *   indigo-sim run TRACE [-P POLICY] [-a ARM] [-m MODEL] [HOST OPTIONS]
+ *   indigo-sim train TRACE MODEL [-m MODEL_IN] [HOST OPTIONS]
+ *   indigo-sim table OUTDIR [-p PAGES] [-n RECORDS] [-R REPEAT] [-T THREADS]
+ *		[REAL.trace...]
+ *
+ * Host options: -f LOCAL_FRACTION, -c CONTENTION, -r REPEAT, -x (the CXL
+ * link preset instead of the paper's), -s SEED, -g PAGE_BYTES, -k K_NS
+ * (fixed cost of a migration), -S SCAN_PERIOD_MS, -E EPOCH_MS, -T THREADS
+ * (threads alike sharing the link), -K KSWAPD_FRACTION (of local memory
+ * kept free).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "epoch.h"
+#include "gen.h"
+#include "pol.h"
+#include "table.h"
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: indigo-sim gen KIND OUT [-p PAGES] [-n RECORDS] [-s SEED]\n"
+		"       indigo-sim run TRACE [-P POLICY] [-a ARM] [-m MODEL] [host options]\n"
+		"       indigo-sim train TRACE MODEL [-m MODEL_IN] [host options]\n"
+		"       indigo-sim table OUTDIR [-p PAGES] [-n RECORDS] [-R REPEAT] [-T THREADS] [REAL.trace...]\n"
+		"host options: -f LOCAL_FRACTION -c CONTENTION -r REPEAT -x (CXL link) -s SEED\n"
+		"              -g PAGE_BYTES -k K_NS -S SCAN_PERIOD_MS -E EPOCH_MS -T THREADS\n"
+		"              -K KSWAPD_FRACTION\n"
+		"kinds: gups zipf phase stream; policies: none tpp memtis colloid heuristic fixed bandit oracle\n");
+	return 2;
+}
+
+struct args {
+	struct sim_params p;
+	struct pol_cfg c;
+	uint32_t npages;
+	uint64_t n;
+	unsigned int real_repeat;
+};
+
+static int parse(int argc, char **argv, struct args *a)
+{
+	int o;
+
+	sim_params_default(&a->p);
+	memset(&a->c, 0, sizeof(a->c));
+	a->c.kind = POL_BANDIT;
+	a->c.warmup = EPOCH_WARMUP_DEFAULT;
+	a->npages = 65536;
+	a->n = 8000000;
+	a->real_repeat = 16;
+	while ((o = getopt(argc, argv, "p:n:s:P:a:m:f:c:r:R:xg:k:S:E:T:K:")) != -1) {
+		switch (o) {
+		case 'p': a->npages = (uint32_t)strtoul(optarg, NULL, 0); break;
+		case 'n': a->n = strtoull(optarg, NULL, 0); break;
+		case 's': a->p.seed = strtoull(optarg, NULL, 0); break;
+		case 'P':
+			a->c.kind = strcmp(optarg, "oracle") ? pol_parse(optarg) : -1;
+			if (a->c.kind < 0 && strcmp(optarg, "oracle"))
+				return -EINVAL;
+			break;
+		case 'a': a->c.arm = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'm': a->c.model_in = optarg; break;
+		case 'f': a->p.local_frac = strtod(optarg, NULL); break;
+		case 'c': a->p.link.contention = strtod(optarg, NULL); break;
+		case 'r': a->p.repeat = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'T': a->p.threads = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'K': a->p.kswapd_frac = strtod(optarg, NULL); break;
+		case 'g': a->p.page_bytes = strtod(optarg, NULL); break;
+		case 'k': a->p.k_ns = strtod(optarg, NULL); break;
+		case 'S': a->p.scan_period_ns = strtod(optarg, NULL) * 1e6; break;
+		case 'E': a->p.epoch_ns = strtod(optarg, NULL) * 1e6; break;
+		case 'R': a->real_repeat = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'x': {
+			double c = a->p.link.contention;
+
+			link_preset_cxl(&a->p.link);
+			a->p.link.contention = c;
+			break;
+		}
+		default: return -EINVAL;
+		}
+	}
+	return sim_params_check(&a->p);
+}
+
+static void print_result(const char *name, const struct sim_result *r)
+{
+	printf("%s: stall %.3f ms, time %.3f ms, accesses %" PRIu64
+	       " (local %" PRIu64 ", far %" PRIu64 "), faults %" PRIu64
+	       " (far %" PRIu64 "), promotions %" PRIu64 ", demotions %" PRIu64
+	       ", link %.3f MB, epochs %" PRIu64 "\n",
+	       name, r->stall_ns / 1e6, r->time_ns / 1e6, r->accesses,
+	       r->local_hits, r->far_accesses, r->faults, r->far_faults,
+	       r->promotions, r->demotions, r->link_bytes / 1e6, r->epochs);
+}
+
+static int cmd_gen(int argc, char **argv)
+{
+	struct args a;
+	struct trace t;
+	int kind, ret;
+
+	if (argc < 3 || (kind = gen_parse(argv[1])) < 0)
+		return usage();
+	optind = 3;
+	if (parse(argc, argv, &a))
+		return usage();
+	ret = gen_trace(&t, kind, a.npages, a.n, a.p.seed);
+	if (!ret) {
+		ret = trace_save(&t, argv[2]);
+		trace_free(&t);
+	}
+	if (ret)
+		fprintf(stderr, "indigo-sim: %s: %s\n", argv[2], strerror(-ret));
+	return ret ? 1 : 0;
+}
+
+/* run and train: one policy over one trace */
+static int cmd_run(int argc, char **argv, const char *model_out)
+{
+	struct sim_result r;
+	struct trace t;
+	struct args a;
+	int ret;
+
+	optind = model_out ? 3 : 2;
+	if (parse(argc, argv, &a))
+		return usage();
+	if (model_out && a.c.kind < POL_BANDIT)
+		a.c.kind = POL_BANDIT;
+	a.c.model_out = model_out;
+	ret = trace_load(&t, argv[1]);
+	if (ret) {
+		fprintf(stderr, "indigo-sim: %s: %s\n", argv[1], strerror(-ret));
+		return 1;
+	}
+	ret = table_run_one(&t, &a.p, &a.c, &r);
+	trace_free(&t);
+	if (ret) {
+		fprintf(stderr, "indigo-sim: %s\n", strerror(-ret));
+		return 1;
+	}
+	print_result(a.c.kind < 0 ? "oracle" : pol_name(a.c.kind), &r);
+	return 0;
+}
+
+static int cmd_table(int argc, char **argv)
+{
+	struct table_opts o = { 0 };
+	char cmd[1024];
+	struct args a;
+	int ret, i;
+	size_t len = 0;
+
+	optind = 2;
+	if (parse(argc, argv, &a))
+		return usage();
+	for (i = 0; i < argc && len < sizeof(cmd); i++)
+		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, "%s%s",
+					i ? " " : "", argv[i]);
+	o.outdir = argv[1];
+	o.npages = a.npages;
+	o.n = a.n;
+	o.real = (const char *const *)argv + optind;
+	o.nreal = (size_t)(argc - optind);
+	o.real_repeat = a.real_repeat;
+	o.seed = a.p.seed;
+	o.threads = a.p.threads;
+	o.command = getenv("SIM_TABLE_COMMAND") ? getenv("SIM_TABLE_COMMAND") : cmd;
+	ret = table_make(&o, stderr);
+	if (ret)
+		fprintf(stderr, "indigo-sim: table: %s\n", strerror(-ret));
+	return ret ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3)
+		return usage();
+	argc--;
+	argv++;
+	if (!strcmp(argv[0], "gen"))
+		return cmd_gen(argc, argv);
+	if (!strcmp(argv[0], "run"))
+		return cmd_run(argc, argv, NULL);
+	if (!strcmp(argv[0], "train"))
+		return argc < 3 ? usage() : cmd_run(argc, argv, argv[2]);
+	if (!strcmp(argv[0], "table"))
+		return cmd_table(argc, argv);
+	return usage();
+}

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * INDIGO in the simulator: the module's fault path and indigod's epoch,
+ * with the very code they run.
+ *
+ * Fault (kmod/hook.c, observe() and fault_return()): the page's record in
+ * the module's bounded table (table.c), one rate observation from the
+ * marking time (indigo_rate_mhz, indigo_burst_observe), then the gate
+ * (indigo_gate with the module's token bucket) on the free local memory.
+ * As in the module, a fault with no usable interval is not observed, and
+ * the per-epoch telemetry counts faults, verdicts and the rate and burst
+ * histograms. The kernel's own decision is numa_balancing=1's: every far
+ * fault would migrate, and the gate vetoes.
+ *
+ * Epoch (agent/indigod.c, on_epoch()): the link's available bandwidth from
+ * a byte counter of the link (ours plus the contender's, ctx_available_gbps)
+ * reconfigures the glue, ctx_build makes the context, epoch_step scores
+ * the last policy, teaches the learner and gives the next policy, which
+ * goes into the gate. The heuristic is the glue with learner "heuristic";
+ * the fixed policy asks for the same cap and watermark (costmodel.c) and
+ * its one arm (actions.c) every epoch.
+ *
+ * Settings a host would configure: the module's burst_gap divided by
+ * SIM_TIME_SCALE; the rate cap's share of the link sized so that one epoch
+ * of capped promotions fits kswapd's reserve (so the glue's low watermark
+ * never exceeds what kswapd keeps free); free_min 0.
+ */
+#include "pol.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "context.h"
+#include "core.h"
+#include "epoch.h"
+
+#define INDIGO_MAX_PAGES	65536	/* the module's max_pages default */
+#define INDIGO_FAR_NODE		1
+#define PROGRESS_SCALE		1e6	/* accesses/s worth a reward of 1 */
+
+struct indigo_sim {
+	int kind;
+	unsigned int arm;		/* fixed */
+	const char *model_out;
+	struct pol_log *log;
+	struct indigo_policy ip;
+	struct indigo_bucket bucket;
+	struct indigo_table table;
+	struct indigo_page *slots;
+	/* this epoch's telemetry, as the module sums it */
+	uint64_t faults, allowed, reason[__INDIGO_REASON_MAX];
+	struct indigo_hist rate_h, burst_h;
+	uint64_t seq;
+	uint64_t accesses_prev;		/* for the progress reward */
+	/* link byte counter at the last epoch */
+	uint64_t ctr_prev;
+	double ctr_at;
+	double avail_gbps;
+	struct epoch_state es;
+	struct epoch_params ep;
+	struct act_grid grid;
+	unsigned int cur_arm;
+};
+
+static uint64_t u64_ns(double ns)
+{
+	return ns > 0 ? (uint64_t)ns : 0;
+}
+
+static bool indigo_fault(struct sim_policy *pol, const struct sim_view *v,
+			 const struct sim_fault *f)
+{
+	struct indigo_sim *s = pol->st;
+	uint64_t now = u64_ns(f->now_ns), mark = u64_ns(f->mark_ns), delta = 0;
+	struct indigo_gate_in in = { 0 };
+	struct indigo_page *pg;
+	int evicted, reason;
+
+	if (!f->far)
+		return false;
+	pg = indigo_table_get(&s->table, f->page, &evicted);
+	if (mark && mark <= now)
+		delta = now - mark;
+	else if (pg->last_ns && pg->last_ns < now)
+		delta = now - pg->last_ns;
+	if (delta)
+		indigo_burst_observe(pg, &s->ip, now, indigo_rate_mhz(delta));
+	pg->last_ns = now;
+	pg->node = INDIGO_FAR_NODE;
+	in.rate = pg->nobs ? pg->rate : 0;
+	in.burst_ms = indigo_burst_ms(pg, now);
+	s->faults++;
+	if (delta) {
+		indigo_hist_add(&s->rate_h, in.rate);
+		indigo_hist_add(&s->burst_h, in.burst_ms);
+	}
+	in.free_kib = (uint64_t)((v->local_pages - v->local_used) *
+				 v->p->page_bytes / 1024);
+	reason = indigo_gate(&s->ip, &in, &s->bucket, now);
+	s->reason[reason]++;
+	if (!indigo_allows(reason))
+		return false;
+	s->allowed++;
+	return true;
+}
+
+/* The module's policy from the agent's (indigod's apply_policy). */
+static void apply(struct indigo_sim *s, const struct act_policy *a)
+{
+	if (a->set & ACT_SET_MODE)
+		s->ip.mode = a->mode;
+	if (a->set & ACT_SET_RATE_MIN)
+		s->ip.rate_min = a->rate_min_mhz;
+	if (a->set & ACT_SET_BURST_MIN)
+		s->ip.burst_min = a->burst_min_ms;
+	if (a->set & ACT_SET_FREE_MIN)
+		s->ip.free_min = a->free_min_kib;
+	if (a->set & ACT_SET_RATE_CAP)
+		s->ip.rate_cap = a->rate_cap_pps;
+}
+
+/* The fixed arm's policy, with the cap and watermark epoch_step would give. */
+static int fixed_policy(struct indigo_sim *s, struct act_policy *a)
+{
+	uint32_t cap;
+	uint64_t wm;
+	int ret;
+
+	ret = cm_rate_cap(&s->ep.link, s->ep.rate_cap_share, &cap);
+	if (!ret)
+		ret = cm_low_watermark_kib(s->ep.free_min_kib, cap, s->ep.epoch_s,
+					   s->ep.link.page_bytes, &wm);
+	if (!ret)
+		ret = actions_policy(&s->grid, s->arm, cap, wm, a);
+	return ret;
+}
+
+static void telemetry(const struct indigo_sim *s, const struct sim_view *v,
+		      struct ctx_epoch *e, struct ctx_mem *m)
+{
+	double kib = v->p->page_bytes / 1024;
+
+	memset(e, 0, sizeof(*e));
+	e->seq = s->seq;
+	e->ms = (uint32_t)(v->p->epoch_ns / 1e6 + 0.5);
+	e->rate_p50 = indigo_hist_quantile(&s->rate_h, 50);
+	e->rate_p90 = indigo_hist_quantile(&s->rate_h, 90);
+	e->rate_p99 = indigo_hist_quantile(&s->rate_h, 99);
+	e->burst_p50 = indigo_hist_quantile(&s->burst_h, 50);
+	e->burst_p90 = indigo_hist_quantile(&s->burst_h, 90);
+	e->burst_p99 = indigo_hist_quantile(&s->burst_h, 99);
+	ctx_epoch_add_node(e, INDIGO_FAR_NODE, s->faults, s->allowed, s->reason,
+			   __INDIGO_REASON_MAX);
+	m->local_total = (uint64_t)(v->local_pages * kib);
+	m->local_free = (uint64_t)((v->local_pages - v->local_used) * kib);
+	m->far_total = (uint64_t)(v->npages * kib);
+	m->far_free = (uint64_t)(v->local_used * kib);
+	m->nlocal = m->nfar = 1;
+}
+
+static int log_epoch(struct indigo_sim *s, const struct sim_view *v,
+		     double now_ns, uint64_t accesses)
+{
+	struct pol_log *l = s->log;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 256;
+		void *r = realloc(l->rec, cap * sizeof(*l->rec));
+
+		if (!r)
+			return -ENOMEM;
+		l->rec = r;
+		l->cap = cap;
+	}
+	l->rec[l->n++] = (struct pol_epoch_rec){
+		.t_ns = now_ns, .stall_ns = v->res->stall_ns,
+		.accesses = accesses, .arm = s->cur_arm,
+		.rate_min_mhz = s->ip.rate_min, .burst_min_ms = s->ip.burst_min,
+	};
+	return 0;
+}
+
+static int indigo_epoch(struct sim_policy *pol, const struct sim_view *v,
+			double now_ns)
+{
+	struct indigo_sim *s = pol->st;
+	const struct link_params *lp = &v->p->link;
+	/* the link's counter: our bytes and the contender's */
+	uint64_t ctr = v->link->bytes +
+		       (uint64_t)(lp->contention * link_bytes_per_ns(lp) * now_ns);
+	struct ctx_link cl = { .far_ns = lp->far_ns, .local_ns = lp->local_ns };
+	uint64_t accesses = v->res->local_hits + v->res->far_accesses;
+	struct epoch_feedback fb = { .kind = EPOCH_FB_TELEMETRY };
+	double dt_s = (now_ns - s->ctr_at) / 1e9;
+	struct act_policy a;
+	struct epoch_out o;
+	struct ctx_epoch e;
+	struct ctx_mem m;
+	double x[CTX_DIM], avail;
+	int ret;
+
+	if (!ctx_available_gbps(lp->gbps, s->ctr_prev, ctr, dt_s, &avail))
+		s->avail_gbps = avail;
+	if (s->kind == POL_BANDIT_PROGRESS && dt_s > 0) {
+		fb.kind = EPOCH_FB_PROGRESS;
+		fb.progress = (double)(accesses - s->accesses_prev) / dt_s;
+		fb.progress_scale = PROGRESS_SCALE;
+	}
+	s->accesses_prev = accesses;
+	s->ctr_prev = ctr;
+	s->ctr_at = now_ns;
+	s->ep.link.bandwidth = cm_gbps_to_bytes_per_s(s->avail_gbps);
+	if (s->kind == POL_FIXED) {
+		ret = fixed_policy(s, &a);
+		s->cur_arm = s->arm;
+	} else {
+		ret = epoch_reconfigure(&s->es, &s->ep);
+		cl.bandwidth_gbps = s->avail_gbps;
+		telemetry(s, v, &e, &m);
+		if (!ret)
+			ret = ctx_build(&e, &m, &cl, x);
+		if (!ret)
+			ret = epoch_step_fb(&s->es, &e, &fb, x, now_ns / 1e9, &o);
+		if (!ret) {
+			a = o.pol;
+			s->cur_arm = o.arm;
+		}
+	}
+	if (ret)
+		return ret;
+	apply(s, &a);
+	s->seq++;
+	s->faults = s->allowed = 0;
+	memset(s->reason, 0, sizeof(s->reason));
+	memset(&s->rate_h, 0, sizeof(s->rate_h));
+	memset(&s->burst_h, 0, sizeof(s->burst_h));
+	return s->log ? log_epoch(s, v, now_ns, accesses) : 0;
+}
+
+static int indigo_finish(struct sim_policy *pol, char *err, size_t errlen)
+{
+	struct indigo_sim *s = pol->st;
+
+	if (!s->model_out || !s->es.b)
+		return 0;
+	return epoch_model_save(&s->es, s->model_out, err, errlen);
+}
+
+static void indigo_destroy(struct sim_policy *pol)
+{
+	struct indigo_sim *s = pol->st;
+
+	epoch_free(&s->es);
+	free(s->slots);
+	free(s);
+}
+
+static const struct sim_policy_ops indigo_ops = {
+	.fault = indigo_fault,
+	.epoch = indigo_epoch,
+	.finish = indigo_finish,
+	.destroy = indigo_destroy,
+};
+
+static int setup(struct indigo_sim *s, const struct pol_cfg *c,
+		 const struct sim_params *p, uint32_t npages, char *err,
+		 size_t errlen)
+{
+	double reserve = sim_kswapd_low(p, npages) * p->page_bytes;
+	struct bandit_params bp;
+	double share;
+	/* the module's default, or less for a small working set */
+	uint32_t size = indigo_table_size(npages < INDIGO_MAX_PAGES / 4 ?
+					  4 * npages : INDIGO_MAX_PAGES);
+	int ret;
+
+	s->kind = c->kind;
+	s->arm = c->arm;
+	s->model_out = c->model_out;
+	s->log = c->log;
+	pol_grid(&s->grid);
+	if (c->kind == POL_FIXED && c->arm >= actions_count(&s->grid))
+		return -EINVAL;
+	s->slots = malloc(size * sizeof(*s->slots));
+	if (!s->slots)
+		return -ENOMEM;
+	indigo_table_init(&s->table, s->slots, size);
+	indigo_policy_default(&s->ip);
+	s->ip.burst_gap = (uint32_t)(s->ip.burst_gap / SIM_TIME_SCALE);
+	s->avail_gbps = p->link.gbps * (1 - p->link.contention);
+	s->ep = (struct epoch_params){
+		.learner = c->kind >= POL_BANDIT ? CONFIG_LEARNER_LINUCB :
+						   CONFIG_LEARNER_HEURISTIC,
+		.warmup = c->warmup,
+		.link = {
+			.bandwidth = cm_gbps_to_bytes_per_s(s->avail_gbps),
+			.far_ns = p->link.far_ns,
+			.local_ns = p->link.local_ns,
+			.page_bytes = p->page_bytes,
+			.k_ns = p->k_ns,
+		},
+		.epoch_s = p->epoch_ns / 1e9,
+		.free_min_kib = 0,
+	};
+	share = reserve / (cm_gbps_to_bytes_per_s(p->link.gbps) * s->ep.epoch_s);
+	s->ep.rate_cap_share = share < 1 ? share : 1;
+	bandit_params_default(&bp);
+	bp.seed = p->seed;
+	ret = epoch_init(&s->es, &s->ep, &s->grid, &bp);
+	if (!ret && c->model_in && s->es.b)
+		ret = epoch_model_load(&s->es, c->model_in, err, errlen);
+	return ret;
+}
+
+int pol_indigo_create(struct sim_policy *pol, const struct pol_cfg *c,
+		      const struct sim_params *p, uint32_t npages, char *err,
+		      size_t errlen)
+{
+	struct indigo_sim *s = calloc(1, sizeof(*s));
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	ret = setup(s, c, p, npages, err, errlen);
+	if (ret) {
+		epoch_free(&s->es);
+		free(s->slots);
+		free(s);
+		return ret;
+	}
+	pol->ops = &indigo_ops;
+	pol->st = s;
+	return 0;
+}

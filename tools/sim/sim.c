@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The two-tier host: see sim.h. */
+#include "sim.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FAR_SLOT	UINT32_MAX
+
+void sim_params_default(struct sim_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	link_preset_paper(&p->link);
+	p->local_frac = 0.25;
+	p->page_bytes = 4096.0;
+	p->k_ns = 2000.0;		/* as indigod's cost model */
+	p->ns_per_insn = 0.3;
+	p->scan_period_ns = 1000e6 / SIM_TIME_SCALE;
+	p->scan_pages = 65536;		/* Linux's 256 MiB scan step */
+	p->epoch_ns = 2000e6 / SIM_TIME_SCALE;
+	p->kswapd_frac = 1.0 / 32;
+	p->repeat = 1;
+	p->threads = 1;
+	p->seed = 1;
+}
+
+int sim_params_check(const struct sim_params *p)
+{
+	if (link_check(&p->link) || !(p->local_frac > 0) ||
+	    !(p->local_frac <= 1) || !(p->page_bytes >= LINK_LINE_BYTES) ||
+	    !(p->k_ns >= 0) || !(p->ns_per_insn >= 0) ||
+	    !(p->scan_period_ns > 0) || !p->scan_pages ||
+	    !(p->epoch_ns > 0) || !(p->kswapd_frac > 0) ||
+	    !(p->kswapd_frac <= 0.5) || !p->repeat || !p->threads)
+		return -EINVAL;
+	return 0;
+}
+
+uint32_t sim_local_pages(const struct sim_params *p, uint32_t npages)
+{
+	double c = floor(p->local_frac * npages);
+
+	if (c < 1)
+		return 1;
+	return c > npages ? npages : (uint32_t)c;
+}
+
+uint32_t sim_kswapd_low(const struct sim_params *p, uint32_t npages)
+{
+	double low = floor(sim_local_pages(p, npages) * p->kswapd_frac);
+
+	return low < 1 ? 1 : (uint32_t)low;
+}
+
+double sim_fault_mark(const struct sim_params *p, uint32_t npages,
+		      uint32_t page, double last_ns, double now_ns)
+{
+	uint64_t nchunks = (npages + (uint64_t)p->scan_pages - 1) / p->scan_pages;
+	uint64_t j = page / p->scan_pages, s0, s;
+	double t;
+
+	s0 = last_ns < 0 ? 0 : (uint64_t)(last_ns / p->scan_period_ns) + 1;
+	s = s0 + (j + nchunks - s0 % nchunks) % nchunks;
+	t = (double)s * p->scan_period_ns;
+	return t <= now_ns ? t : -1;
+}
+
+struct host {
+	const struct sim_params *p;
+	struct sim_view v;
+	struct link link;
+	struct sim_result r;
+	double *last;		/* last touch, ns; -1: never */
+	uint32_t *slot;		/* index in local[], FAR_SLOT if far */
+	uint32_t *local;	/* the local pages */
+	uint8_t *ref;		/* referenced since the clock hand passed */
+	uint32_t hand;
+};
+
+static void host_free(struct host *h)
+{
+	free(h->last);
+	free(h->slot);
+	free(h->local);
+	free(h->ref);
+}
+
+static int host_init(struct host *h, const struct trace *t,
+		     const struct sim_params *p)
+{
+	uint32_t i, c = sim_local_pages(p, t->npages);
+
+	memset(h, 0, sizeof(*h));
+	h->p = p;
+	h->last = malloc(t->npages * sizeof(*h->last));
+	h->slot = malloc(t->npages * sizeof(*h->slot));
+	h->local = malloc(c * sizeof(*h->local));
+	h->ref = calloc(t->npages, sizeof(*h->ref));
+	if (!h->last || !h->slot || !h->local || !h->ref) {
+		host_free(h);
+		return -ENOMEM;
+	}
+	for (i = 0; i < t->npages; i++) {
+		h->last[i] = -1;
+		h->slot[i] = FAR_SLOT;
+	}
+	link_init(&h->link, &p->link);
+	h->v.p = p;
+	h->v.npages = t->npages;
+	h->v.local_pages = c;
+	h->v.kswapd_low = sim_kswapd_low(p, t->npages);
+	h->v.link = &h->link;
+	h->v.res = &h->r;
+	return 0;
+}
+
+/* @bytes of the trace's thread, and as many of every thread alike */
+static void traffic(struct host *h, double bytes)
+{
+	link_add(&h->link, (uint64_t)(bytes * h->p->threads));
+}
+
+/* CLOCK: the first local page not referenced since the hand last passed */
+static void demote_one(struct host *h)
+{
+	uint32_t n = h->v.local_used, pg, last;
+
+	for (;;) {
+		if (h->hand >= n)
+			h->hand = 0;
+		pg = h->local[h->hand];
+		if (!h->ref[pg])
+			break;
+		h->ref[pg] = 0;
+		h->hand++;
+	}
+	last = h->local[n - 1];
+	h->local[h->hand] = last;
+	h->slot[last] = h->hand;
+	h->slot[pg] = FAR_SLOT;
+	h->v.local_used--;
+	h->r.demotions++;
+	traffic(h, h->p->page_bytes);
+}
+
+/* Moves @pg local; returns the faulting access's extra stall. */
+static double promote(struct host *h, uint32_t pg)
+{
+	uint32_t c = h->v.local_pages, high = 2 * h->v.kswapd_low;
+
+	if (h->v.local_used >= c)
+		demote_one(h);		/* direct reclaim */
+	h->local[h->v.local_used] = pg;
+	h->slot[pg] = h->v.local_used++;
+	h->ref[pg] = 1;
+	h->r.promotions++;
+	traffic(h, h->p->page_bytes);
+	if (c - h->v.local_used < h->v.kswapd_low)
+		while (h->v.local_used && c - h->v.local_used < high)
+			demote_one(h);
+	return h->p->k_ns + h->p->page_bytes / link_avail_bytes_per_ns(&h->link);
+}
+
+static int run_once(struct host *h, const struct trace *t,
+		    struct sim_policy *pol, double *now, double *next_epoch)
+{
+	const struct sim_params *p = h->p;
+	const double lns = p->link.local_ns;
+	uint64_t i;
+	int ret;
+
+	for (i = 0; i < t->n; i++) {
+		uint32_t pg = t->r[i].page;
+		struct sim_fault f;
+		double cost, mark;
+		bool faulted;
+
+		*now += t->r[i].insns * p->ns_per_insn;
+		link_advance(&h->link, *now);
+		while (*now >= *next_epoch) {
+			ret = pol->ops->epoch(pol, &h->v, *now);
+			if (ret)
+				return ret;
+			h->r.epochs++;
+			*next_epoch += p->epoch_ns;
+		}
+		mark = sim_fault_mark(p, t->npages, pg, h->last[pg], *now);
+		faulted = mark >= 0;
+		h->last[pg] = *now;
+		if (faulted) {
+			f.page = pg;
+			f.now_ns = *now;
+			f.mark_ns = mark;
+			h->r.faults++;
+		}
+		if (h->slot[pg] != FAR_SLOT) {
+			cost = lns;
+			h->ref[pg] = 1;
+			h->r.local_hits++;
+			if (faulted) {
+				f.far = false;
+				pol->ops->fault(pol, &h->v, &f);
+			}
+		} else {
+			cost = h->link.far_now;
+			traffic(h, LINK_LINE_BYTES);
+			h->r.far_accesses++;
+			if (faulted) {
+				f.far = true;
+				h->r.far_faults++;
+				if (pol->ops->fault(pol, &h->v, &f))
+					cost += promote(h, pg);
+			}
+		}
+		*now += cost;
+		h->r.stall_ns += cost;
+	}
+	return 0;
+}
+
+int sim_run(const struct trace *t, const struct sim_params *p,
+	    struct sim_policy *pol, struct sim_result *r)
+{
+	double now = 0, next_epoch;
+	struct host h;
+	unsigned int k;
+	int ret;
+
+	if (!t || !p || !pol || !r || sim_params_check(p) || !t->npages)
+		return -EINVAL;
+	ret = host_init(&h, t, p);
+	if (ret)
+		return ret;
+	next_epoch = p->epoch_ns;
+	for (k = 0; k < p->repeat && !ret; k++)
+		ret = run_once(&h, t, pol, &now, &next_epoch);
+	h.r.accesses = h.r.local_hits + h.r.far_accesses;
+	h.r.time_ns = now;
+	h.r.link_bytes = h.link.bytes;
+	*r = h.r;
+	host_free(&h);
+	return ret;
+}
