@@ -13,4 +13,4 @@ done
 # overload: all at once into a 64 KiB buffer; what is lost must be counted
 echo "BENCH round=1 $(ingest module 200000 200000 65536)"
 grep emit_failed /sys/kernel/debug/indigo/stats
-rmmod indigo
+rmmod indigo && echo "PASS ingest"

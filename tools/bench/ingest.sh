@@ -46,6 +46,7 @@ est=$(tr -d '\r' <"$work/ingest-$release.log" | awk -v host="$native" '
 		slow = f(host, "events_per_s") / guest
 		printf "guest parser %.0f events/s, here %.0f: slowdown %.1fx; paced median %.0f events per receiver CPU-s in the guest, x %.1f = about %.1f M events/s\n", guest, f(host, "events_per_s"), slow, med, slow, med * slow / 1e6
 	}') || est="(no estimate: the guest printed no parser figure)"
+failed=$(tr -d '\r' <"$work/ingest-$release.log" | awk '$1 == "emit_failed_batches" { print $2 }')
 {
 	echo "# Telemetry ingestion: events per second into indigod"
 	echo
@@ -77,5 +78,8 @@ est=$(tr -d '\r' <"$work/ingest-$release.log" | awk -v host="$native" '
 	echo "| chunk | round | events | received | lost | ENOBUFS | events/s | per receiver CPU-s | loss counted |"
 	echo "|---|---|---|---|---|---|---|---|---|"
 	echo "$rows"
+	echo
+	echo "The module's own count of batches it could not deliver, over the whole"
+	echo "run: ${failed:-?} (x 64 events each: the lost events of the overload round)."
 } >"$out"
 cat "$out"
