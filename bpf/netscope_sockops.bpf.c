@@ -89,7 +89,9 @@ static void apply_policy(struct bpf_sock_ops *skops, struct ns_flow *fl,
 			       sizeof(pol->cc));
 	val = ~0;
 	if (pol->rate_Bps) {
-		__s64 n = st->live_flows > 0 ? st->live_flows : 1;
+		/* small flows (requests, control connections) do not dilute
+		 * the bulk ones' shares */
+		__s64 n = fl->bulk && st->bulk_flows > 0 ? st->bulk_flows : 1;
 
 		val = pol->rate_Bps / n;
 	}
@@ -154,6 +156,11 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	}
 	__sync_fetch_and_add(&st->delivered_bytes, skops->bytes_acked - fl->acked);
 	fl->acked = skops->bytes_acked;
+	if (!fl->bulk && fl->live && skops->bytes_acked >= NS_BULK_BYTES) {
+		fl->bulk = 1;
+		__sync_fetch_and_add(&st->bulk_flows, 1);
+		fl->gen = 0;	/* its pacing is now a share: re-apply */
+	}
 	__sync_fetch_and_add(&st->retrans, skops->total_retrans - fl->retrans);
 	fl->retrans = skops->total_retrans;
 	v = BPF_CORE_READ(tp, delivered_ce);
@@ -174,8 +181,12 @@ static void on_state(struct bpf_sock_ops *skops, struct bpf_sock *sk)
 		return;
 	fl->live = 0;
 	st = bpf_map_lookup_elem(&ns_cg_stats, &fl->cgid);
-	if (st)
-		__sync_fetch_and_add(&st->live_flows, -1);
+	if (!st)
+		return;
+	__sync_fetch_and_add(&st->live_flows, -1);
+	if (fl->bulk)
+		__sync_fetch_and_add(&st->bulk_flows, -1);
+	fl->bulk = 0;
 }
 
 SEC("sockops")

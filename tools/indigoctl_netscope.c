@@ -78,12 +78,12 @@ static void print_json(const struct row *r, int first)
 {
 	printf("%s{\"cgroup\":", first ? "" : ",\n ");
 	json_str(r->path);
-	printf(",\"cgroup_id\":%llu,\"flows_live\":%lld,\"flows\":%llu,"
+	printf(",\"cgroup_id\":%llu,\"flows_live\":%lld,\"flows_bulk\":%lld,\"flows\":%llu,"
 	       "\"srtt_us\":%u,\"min_rtt_us\":%u,\"rtt_samples\":%llu,"
 	       "\"delivered_bytes\":%llu,\"retrans\":%llu,\"ce_marks\":%llu,"
 	       "\"rtt_hist_log2_us\":[",
 	       (unsigned long long)r->cgid, (long long)r->st.live_flows,
-	       (unsigned long long)r->st.flows, r->st.srtt_us, r->st.min_rtt_us,
+	       (long long)r->st.bulk_flows, (unsigned long long)r->st.flows, r->st.srtt_us, r->st.min_rtt_us,
 	       (unsigned long long)r->st.rtt_samples,
 	       (unsigned long long)r->st.delivered_bytes,
 	       (unsigned long long)r->st.retrans,
@@ -173,6 +173,14 @@ static int parse_u32(const char *s, double scale, uint32_t *v)
 	return 0;
 }
 
+static int set_cc(char *cc, const char *name)
+{
+	if (strlen(name) >= NS_CC_NAME_MAX)
+		return -EINVAL;
+	strcpy(cc, name);
+	return 0;
+}
+
 static int cmd_set(const struct ns_maps *m, int argc, char **argv)
 {
 	struct ns_policy p = { .flags = NS_POLICY_FIXED };
@@ -190,8 +198,8 @@ static int cmd_set(const struct ns_maps *m, int argc, char **argv)
 		ret = -EINVAL;
 		if (!v)
 			;
-		else if (!strncmp(argv[i], "cc=", 3) && strlen(v + 1) < sizeof(p.cc))
-			ret = snprintf(p.cc, sizeof(p.cc), "%s", v + 1) < 0;
+		else if (!strncmp(argv[i], "cc=", 3))
+			ret = set_cc(p.cc, v + 1);
 		else if (!strncmp(argv[i], "rate_mbit=", 10))
 			ret = parse_u32(v + 1, 1e6 / 8, &p.rate_Bps);
 		else if (!strncmp(argv[i], "clamp=", 6))

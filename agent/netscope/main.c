@@ -8,7 +8,11 @@
  *
  *	indigo-netscope [--cgroup DIR]... [--app DIR[=PROGRESS] [--sens C]]...
  *		[--capacity-mbit N] [--floor-mbit N] [--interval-ms N]
- *		[--cc NAME] [--no-cc] [--observe]
+ *		[--cc NAME] [--no-cc] [--observe] [--queue-us N] [--cc-target-us N]
+ *
+ * --queue-us: queueing delay above the path's base that counts as
+ * congestion (default 300); --cc-target-us: the netscope CC's queueing
+ * target for an insensitive flow (default 100).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -36,7 +40,7 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: indigo-netscope [--cgroup DIR]... [--app DIR[=PROGRESS] [--sens C]]...\n"
 		"\t[--capacity-mbit N] [--floor-mbit N] [--interval-ms N]\n"
-		"\t[--cc NAME] [--no-cc] [--observe]\n");
+		"\t[--cc NAME] [--no-cc] [--observe] [--queue-us N] [--cc-target-us N]\n");
 	return 2;
 }
 
@@ -47,22 +51,6 @@ static int parse_num(const char *s, double lo, double hi, double *v)
 	errno = 0;
 	*v = strtod(s, &end);
 	return end == s || *end || errno || !(*v >= lo && *v <= hi) ? -EINVAL : 0;
-}
-
-static void defaults(struct ns_agent_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->load.want_cc = 1;
-	o->interval_ms = 200;
-	o->control = true;
-	strcpy(o->cc, NS_CC_NAME);
-	o->params = (struct ns_app_params){
-		.rate = { .g = 1.0 / 16, .capacity_Bps = 100e6 / 8,
-			  .step_Bps = 100e6 / 8 / 50, .min_Bps = 100e6 / 8 / 100,
-			  .floor_Bps = 100e6 / 8 / 4, .queue_thresh_us = 1000 },
-		.lambda = 1e-3, .forget = 0.99, .max_width = 0.5,
-		.c_untrusted = 4, .c_sensitive = 0.5,
-	};
 }
 
 static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
@@ -76,13 +64,15 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 		{ "floor-mbit", required_argument, NULL, 'F' },
 		{ "interval-ms", required_argument, NULL, 'i' },
 		{ "cc", required_argument, NULL, 'c' },
+		{ "queue-us", required_argument, NULL, 'q' },
+		{ "cc-target-us", required_argument, NULL, 't' },
 		{ "no-cc", no_argument, NULL, 'N' },
 		{ "observe", no_argument, NULL, 'o' },
 		{ 0 }
 	};
 	struct ns_rate_params *rp = &o->params.rate;
+	double v, floor_mbit = -1;	/* applied last: capacity resets it */
 	char *eq;
-	double v;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -114,11 +104,11 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 			rp->capacity_Bps = v * 1e6 / 8;
 			rp->step_Bps = rp->capacity_Bps / 50;
 			rp->min_Bps = rp->capacity_Bps / 100;
+			rp->floor_Bps = rp->capacity_Bps / 4;
 			break;
 		case 'F':
-			if (parse_num(optarg, 0, 400000, &v))
+			if (parse_num(optarg, 0, 400000, &floor_mbit))
 				return -EINVAL;
-			rp->floor_Bps = v * 1e6 / 8;
 			break;
 		case 'i':
 			if (parse_num(optarg, 10, 60000, &v))
@@ -127,6 +117,16 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 			break;
 		case 'c':
 			snprintf(o->cc, sizeof(o->cc), "%s", optarg);
+			break;
+		case 'q':
+			if (parse_num(optarg, 1, 1e7, &v))
+				return -EINVAL;
+			rp->queue_thresh_us = v;
+			break;
+		case 't':
+			if (parse_num(optarg, 1, 1e6, &v))
+				return -EINVAL;
+			o->load.cc_target_us = v;
 			break;
 		case 'N':
 			o->load.want_cc = 0;
@@ -140,6 +140,8 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 	}
 	if (optind != argc)
 		return -EINVAL;
+	if (floor_mbit >= 0)
+		rp->floor_Bps = floor_mbit * 1e6 / 8;
 	if (!o->load.ncgroups) {
 		if (ns_cgroup_root(root, sizeof(root)))
 			return -ENOENT;
@@ -156,7 +158,7 @@ int main(int argc, char **argv)
 	const char *why = "";
 	int ret, last = 0;
 
-	defaults(&o);
+	ns_agent_defaults(&o, 100);
 	if (parse_args(argc, argv, &o))
 		return usage();
 	sigaction(SIGINT, &sa, NULL);

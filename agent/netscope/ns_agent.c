@@ -2,10 +2,11 @@
 /* Netscope's controller loop in the agent: see ns_agent.h. */
 #include <errno.h>
 #include <fcntl.h>
-#include <unistd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ns_agent.h"
 #include "ns_maps.h"
@@ -32,6 +33,27 @@ struct ns_agent {
 	uint64_t total_delivered;
 };
 
+void ns_agent_defaults(struct ns_agent_opts *o, double capacity_mbit)
+{
+	double cap = capacity_mbit * 1e6 / 8;
+
+	memset(o, 0, sizeof(*o));
+	o->load.want_cc = 1;
+	o->interval_ms = 200;
+	o->control = true;
+	snprintf(o->cc, sizeof(o->cc), "%s", NS_CC_NAME);
+	o->params = (struct ns_app_params){
+		/* DCQCN's g; 1/50 of capacity back per interval; nobody
+		 * below 1 %; a queue of 300 us is congestion (a few packets
+		 * at 100 Mbit/s, where a sensitive request feels it) */
+		.rate = { .g = 1.0 / 16, .capacity_Bps = cap, .step_Bps = cap / 50,
+			  .min_Bps = cap / 100, .floor_Bps = cap / 4,
+			  .queue_thresh_us = 300 },
+		.lambda = 1e-3, .forget = 0.99, .max_width = 0.5,
+		.c_untrusted = 4, .c_sensitive = 0.5,
+	};
+}
+
 int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 		   const char **why)
 {
@@ -43,7 +65,7 @@ int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 		*why = "memory";
 		return -ENOMEM;
 	}
-	a->o = *o;
+	a->o = *o;	/* its cgroup names are used here only, not kept */
 	for (i = 0; i < o->napps; i++) {
 		ret = ns_cgroup_id(o->apps[i].cgroup, &a->apps[i].cgid);
 		if (ret) {
@@ -93,7 +115,9 @@ static int publish(struct ns_agent *a, struct ns_ctl_app *c)
 		pol = old;
 	}
 	memcpy(pol.cc, a->o.cc, sizeof(pol.cc));
-	pol.rate_Bps = c->app.rate.rate_Bps > 4e9 ? 0 : c->app.rate.rate_Bps;
+	/* at full capacity nothing is held back: leave the flows unpaced */
+	pol.rate_Bps = c->app.rate.rate_Bps >= a->o.params.rate.capacity_Bps ||
+		       c->app.rate.rate_Bps > 4e9 ? 0 : c->app.rate.rate_Bps;
 	pol.sens_milli = c->app.c * 1000;
 	/* an unchanged policy would only make every flow re-apply it */
 	if (!memcmp(pol.cc, old.cc, sizeof(pol.cc)) && pol.gen &&

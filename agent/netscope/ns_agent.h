@@ -33,6 +33,10 @@ struct ns_agent_opts {
 
 struct ns_agent;
 
+/* The defaults for a link of @capacity_mbit: attach and register the CC,
+ * control every 200 ms, give controlled apps the "netscope" CC; no apps,
+ * no cgroups. */
+void ns_agent_defaults(struct ns_agent_opts *o, double capacity_mbit);
 /* 0 or -errno with *why naming the step that failed. */
 int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 		   const char **why);

@@ -58,20 +58,7 @@ int ns_indigod_start(struct ns_agent **a, const struct indigod_config *c,
 		     int *cc_err, char *err, size_t errlen)
 {
 	char root[CONFIG_PATH_MAX];	/* o.load points into it: start only */
-	double cap = c->netscope.capacity_mbit * 1e6 / 8;
-	struct ns_agent_opts o = {
-		.load = { .ncgroups = 1, .want_cc = 1 },
-		.params = {
-			.rate = { .g = 1.0 / 16, .capacity_Bps = cap,
-				  .step_Bps = cap / 50, .min_Bps = cap / 100,
-				  .floor_Bps = c->netscope.floor_mbit * 1e6 / 8,
-				  .queue_thresh_us = 1000 },
-			.lambda = 1e-3, .forget = 0.99, .max_width = 0.5,
-			.c_untrusted = 4, .c_sensitive = 0.5,
-		},
-		.interval_ms = c->netscope.interval_ms,
-		.control = true,
-	};
+	struct ns_agent_opts o;
 	const char *why = "";
 	int ret;
 
@@ -79,6 +66,10 @@ int ns_indigod_start(struct ns_agent **a, const struct indigod_config *c,
 	*cc_err = 0;
 	if (!c->netscope.enable)
 		return 0;
+	ns_agent_defaults(&o, c->netscope.capacity_mbit);
+	o.params.rate.floor_Bps = c->netscope.floor_mbit * 1e6 / 8;
+	o.interval_ms = c->netscope.interval_ms;
+	o.load.ncgroups = 1;
 	ret = parse_apps(c->netscope.apps, &o, err, errlen);
 	if (ret)
 		return ret;

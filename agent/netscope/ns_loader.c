@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
+#include <string.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "linux/indigo_netscope.h"
@@ -48,6 +50,38 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+/*
+ * A map pinned by an older build with another layout cannot be reused:
+ * unpin it so that this load makes a fresh one (its state is lost, which a
+ * layout change makes unavoidable).
+ */
+static void drop_stale_pins(struct bpf_object *obj)
+{
+	struct bpf_map_info info;
+	struct bpf_map *map;
+	__u32 len;
+	int fd;
+
+	bpf_object__for_each_map(map, obj) {
+		const char *path = bpf_map__pin_path(map);
+
+		if (!path)
+			continue;
+		fd = bpf_obj_get(path);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		    (info.type != bpf_map__type(map) ||
+		     info.key_size != bpf_map__key_size(map) ||
+		     info.value_size != bpf_map__value_size(map) ||
+		     info.max_entries != bpf_map__max_entries(map)))
+			unlink(path);
+		close(fd);
+	}
+}
+
 static int cc_register(struct ns_loader *l, const struct ns_load_opts *o)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = NS_PIN_DIR);
@@ -60,6 +94,7 @@ static int cc_register(struct ns_loader *l, const struct ns_load_opts *o)
 		l->cc->rodata->target_base_us = o->cc_target_us;
 	if (o->cc_beta_milli)
 		l->cc->rodata->beta_max_milli = o->cc_beta_milli;
+	drop_stale_pins(l->cc->obj);
 	ret = ns_cc__load(l->cc);
 	if (ret)
 		return ret;
@@ -96,6 +131,7 @@ int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
 		ret = -errno;
 		goto fail;
 	}
+	drop_stale_pins(l->so->obj);
 	ret = ns_sockops__load(l->so);
 	if (ret)
 		goto fail;

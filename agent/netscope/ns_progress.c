@@ -57,7 +57,7 @@ int ns_progress_read(const char *source, double *units)
 	errno = 0;
 	v = strtod(buf, &end);
 	if (end == buf || errno || !isfinite(v) || v < 0 ||
-	    (*end && !strchr(" \t\r\n", *end)))
+	    end[strspn(end, " \t\r\n")])
 		return -EINVAL;
 	*units = v;
 	return 0;

@@ -6,18 +6,19 @@
 # 80 ms of queue when full; tests/net/netscope-lib.sh). The delay-sensitive
 # application is Debian's redis-server, driven by redis-benchmark (GET,
 # 10 connections) from its own cgroup; the congestor is iperf3 bulk traffic
-# from another cgroup. Each configuration runs the sensitive application
-# alone, the bulk alone, then both together, in this one run:
+# from another cgroup. Each round runs each application alone (CUBIC), then
+# both together under each configuration, all in this one run:
 #   cubic     every flow on CUBIC
 #   bbr       every flow on BBR
 #   netscope  indigo-netscope controlling both cgroups (delay sensitivity
 #             estimated online, rates paced, the "netscope" CC)
-# Reported: redis p50/p99 under congestion as a ratio to its alone value
-# (CUBIC), and the bulk throughput as a ratio to its alone
-# throughput. ROUNDS rounds (default 3) alternate the configurations; the
-# medians are reported.
+# Reported: redis p50/p99 under congestion as a ratio to its alone value,
+# and the bulk throughput as a ratio to its alone throughput; medians over
+# ROUNDS rounds (default 3), with a verdict on each of the issue's goals.
 #
 # Usage: tools/bench/netscope.sh   (root; writes tools/bench/results/netscope.md)
+# Env:   ROUNDS, REQUESTS (redis-benchmark -n, 4000), BULK_S (12),
+#        NS_ARGS (more indigo-netscope options for the netscope row)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,6 +28,7 @@ out=$top/tools/bench/results/netscope.md
 rounds=${ROUNDS:-3}
 requests=${REQUESTS:-4000}
 bulk_s=${BULK_S:-12}
+NS_ARGS=${NS_ARGS:-}
 NS_TAG=bn$$
 . "$top/tests/net/netscope-lib.sh"
 
@@ -98,21 +100,23 @@ stop_netscope() {
 	AGENT=
 }
 
-# the reference: each application alone on CUBIC
 start_netscope --observe
-set_cc cubic
-read -r a50 a99 < <(redis)
-abps=$(bulk 6)
-echo "alone: redis p50 $a50 ms p99 $a99 ms; bulk $(jq -n "$abps/1e6|floor") Mbit/s"
-
 for r in $(seq "$rounds"); do
+	# the reference, each round: each application alone on CUBIC
+	stop_netscope
+	start_netscope --observe
+	set_cc cubic
+	read -r p50 p99 < <(redis)
+	bps=$(bulk 6)
+	echo "round $r alone: redis p50 $p50 ms p99 $p99 ms; bulk $(jq -n "$bps/1e6|floor") Mbit/s"
+	echo "alone $p50 $p99 $bps" >>"$work/rows"
 	for conf in cubic bbr netscope; do
 		stop_netscope
 		if [ "$conf" = netscope ]; then
 			"$INDIGOCTL" netscope clear "$RC"
 			"$INDIGOCTL" netscope clear "$BC"
 			start_netscope --app "$RC" --app "$BC" --capacity-mbit 100 \
-				--floor-mbit 20 --interval-ms 100
+				--floor-mbit 20 --interval-ms 100 $NS_ARGS
 		else
 			start_netscope --observe
 			set_cc "$conf"
@@ -124,37 +128,56 @@ for r in $(seq "$rounds"); do
 done
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# med CONF COLUMN: the median of one configuration's column
+med() { awk -v c="$1" -v k="$2" '$1 == c { print $k }' "$work/rows" | median; }
+a50=$(med alone 2)
+a99=$(med alone 3)
+abps=$(med alone 4)
 row() {
 	local c=$1 p50 p99 bps
-	p50=$(awk -v c="$c" '$1 == c { print $2 }' "$work/rows" | median)
-	p99=$(awk -v c="$c" '$1 == c { print $3 }' "$work/rows" | median)
-	bps=$(awk -v c="$c" '$1 == c { print $4 }' "$work/rows" | median)
+	p50=$(med "$c" 2)
+	p99=$(med "$c" 3)
+	bps=$(med "$c" 4)
 	printf '| %s | %.3f | %.3f | %.2f | %.2f | %.1f | %.2f |\n' "$c" "$p50" "$p99" \
 		"$(jq -n "$p50 / $a50")" "$(jq -n "$p99 / $a99")" "$(jq -n "$bps / 1e6")" \
 		"$(jq -n "$bps / $abps")"
 }
+verdict() { if jq -e -n "$1" >/dev/null; then echo met; else echo "not met"; fi; }
+n99=$(med netscope 3)
+nbps=$(med netscope 4)
 
 {
 	echo "# Netscope on a congested host link"
 	echo
-	echo "Measured $(date -u +%Y-%m-%d) with \`make bench-netscope\` (tools/bench/netscope.sh),"
-	echo "on the development machine (2 shared cores, kernel $(uname -r))."
-	echo "Two network namespaces across a tbf bottleneck of 100 Mbit/s with a 1 MB"
-	echo "buffer. Sensitive: redis-server driven by redis-benchmark (GET, 10"
-	echo "connections, $requests requests); congestor: iperf3 bulk for ${bulk_s} s in another"
-	echo "cgroup, redis starting 2 s into it. CUBIC and BBR are set per flow by"
-	echo "Netscope's sock_ops program (measuring only); the netscope row runs its"
-	echo "controller. Alone (CUBIC): redis p50"
-	echo "$a50 ms, p99 $a99 ms; bulk $(jq -n "$abps/1e6*10|floor/10") Mbit/s. Medians of $rounds rounds;"
-	echo "ratios are against the alone figures of this same run."
+	echo "Measured $(date -u +%Y-%m-%d) on the development machine (2 shared cores,"
+	echo "kernel $(uname -r)). Two network namespaces across a tbf bottleneck of"
+	echo "100 Mbit/s with a 1 MB buffer. Sensitive: redis-server driven by"
+	echo "redis-benchmark (GET, 10 connections, $requests requests); congestor: iperf3"
+	echo "bulk for ${bulk_s} s from another cgroup, redis starting 2 s into it. CUBIC and"
+	echo "BBR are set per flow through Netscope's policy map (sock_ops, no"
+	echo "controller); the netscope row runs the controller: indigo-netscope"
+	echo "--capacity-mbit 100 --floor-mbit 20 --interval-ms 100${NS_ARGS:+ $NS_ARGS}, both"
+	echo "cgroups as applications, sensitivity estimated online. Each round first"
+	echo "measures each application alone (CUBIC); figures are medians over $rounds"
+	echo "rounds, ratios against the median alone figures of this same run."
 	echo
 	echo "| config | p50 ms | p99 ms | p50 / alone | p99 / alone | bulk Mbit/s | bulk / alone |"
 	echo "|---|---|---|---|---|---|---|"
+	row alone
 	row cubic
 	row bbr
 	row netscope
 	echo
-	echo "Goal: p99 / alone <= 1.2 with bulk >= 0.85 of what redis leaves;"
-	echo "better p99 than CUBIC and BBR with bulk within 10 % of BBR's."
+	echo "Goals (netscope row):"
+	echo
+	echo "- p99 under congestion <= 1.2x alone: $(verdict "$n99 <= 1.2 * $a99")" \
+		"($(jq -n "$n99 / $a99 * 100 | floor / 100")x)"
+	echo "- bulk >= 85 % of the capacity redis leaves (bulk alone):" \
+		"$(verdict "$nbps >= 0.85 * $abps")"
+	echo "- p99 better than CUBIC's and BBR's: $(verdict "$n99 < $(med cubic 3) and $n99 < $(med bbr 3)")"
+	echo "- bulk within 10 % of BBR's: $(verdict "$nbps >= 0.9 * $(med bbr 4)")"
+	echo
+	echo "Reproduce (root, Debian bookworm with tools/packages.d/netscope.list):"
+	echo '`make bench-netscope`, or `ROUNDS=3 tools/bench/netscope.sh`.'
 } >"$out"
 cat "$out"

@@ -23,6 +23,8 @@
 #define NS_HIST_SLOTS		24	/* log2 buckets of RTT in us: 1 us - 8 s */
 #define NS_CC_NAME_MAX		16	/* TCP_CA_NAME_MAX */
 #define NS_CC_NAME		"netscope"
+#define NS_BULK_BYTES		(1 << 20)	/* a flow that sent this much
+						 * shares the cgroup's rate */
 
 /* Per-cgroup aggregates over its TCP flows (the sending side's view). */
 struct ns_cg_stats {
@@ -33,6 +35,7 @@ struct ns_cg_stats {
 	__u64 retrans;			/* retransmitted segments */
 	__u64 ce_marks;			/* segments delivered with CE */
 	__s64 live_flows;		/* established, not yet closed */
+	__s64 bulk_flows;		/* live ones past NS_BULK_BYTES */
 	__u64 flows;			/* ever established */
 	__u32 rtt_hist[NS_HIST_SLOTS];	/* slot i: RTT in [2^i, 2^(i+1)) us */
 };
@@ -47,8 +50,10 @@ struct ns_cg_stats {
 struct ns_policy {
 	char cc[NS_CC_NAME_MAX];	/* congestion control, "" to leave */
 	__u32 rate_Bps;			/* the cgroup's rate in bytes/s, split
-					 * evenly across its live flows with
-					 * SO_MAX_PACING_RATE; 0: unpaced */
+					 * evenly across its bulk flows with
+					 * SO_MAX_PACING_RATE (a flow is paced
+					 * at its share once it is bulk, at the
+					 * whole rate before); 0: unpaced */
 	__u32 cwnd_clamp;		/* segments; 0: no clamp */
 	__u32 sens_milli;		/* delay sensitivity c * 1000, for the
 					 * netscope CC; 0: treated as 1 */
@@ -78,7 +83,8 @@ struct ns_flow {
 	__u32 retrans;			/* total_retrans at the last callback */
 	__u32 ce;			/* delivered_ce at the last callback */
 	__u32 gen;			/* policy generation applied, 0: none */
-	__u32 live;			/* counted in live_flows */
+	__u16 live;			/* counted in live_flows */
+	__u16 bulk;			/* counted in bulk_flows */
 };
 
 #endif /* _UAPI_LINUX_INDIGO_NETSCOPE_H */

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests: an application's progress figure (agent/netscope/ns_progress.c)
+ * read from a file and from a Unix socket; anything but one non-negative
+ * number is refused with -EINVAL, a missing source with its errno.
+ */
+#include "check_main.h"
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include "ns_progress.h"
+
+static char dir[64];
+
+static void setup(void)
+{
+	strcpy(dir, "/tmp/ns-progress.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	char cmd[96];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static const char *file_with(const char *text)
+{
+	static char path[96];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/progress", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+START_TEST(file_number)
+{
+	double v = -1;
+
+	ck_assert_int_eq(ns_progress_read(file_with("12345\n"), &v), 0);
+	ck_assert_double_eq(v, 12345);
+	ck_assert_int_eq(ns_progress_read(file_with("  7.5"), &v), 0);
+	ck_assert_double_eq(v, 7.5);
+}
+END_TEST
+
+START_TEST(file_bad)
+{
+	static const char *const bad[] = { "", "abc", "12abc", "-3", "nan",
+					   "inf", "1e999", "5 6" };
+	double v = 42;
+
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(ns_progress_read(file_with(bad[i]), &v) == -EINVAL,
+			      "accepted \"%s\"", bad[i]);
+	ck_assert_double_eq(v, 42);	/* untouched */
+	ck_assert_int_eq(ns_progress_read("/nonexistent/progress", &v), -ENOENT);
+	ck_assert_int_eq(ns_progress_read("unix:/nonexistent/sock", &v), -ENOENT);
+}
+END_TEST
+
+static void *serve_once(void *arg)
+{
+	int fd = accept(*(int *)arg, NULL, NULL);
+
+	if (fd >= 0) {
+		ck_assert_int_eq(write(fd, "987\n", 4), 4);
+		close(fd);
+	}
+	return NULL;
+}
+
+START_TEST(socket_number)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char src[128];
+	pthread_t t;
+	double v = 0;
+	int l;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/sock", dir);
+	l = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_ge(l, 0);
+	ck_assert_int_eq(bind(l, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(l, 1), 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, serve_once, &l), 0);
+	snprintf(src, sizeof(src), "unix:%s", sa.sun_path);
+	ck_assert_int_eq(ns_progress_read(src, &v), 0);
+	pthread_join(t, NULL);
+	close(l);
+	ck_assert_double_eq(v, 987);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ns_progress");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, file_number);
+	tcase_add_test(tc, file_bad);
+	tcase_add_test(tc, socket_number);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}
