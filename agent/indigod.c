@@ -44,6 +44,7 @@ _Static_assert(CTX_DIM <= DLOG_CONTEXT_MAX, "context fits the log");
 
 #define RETRY_MS		1000	/* between reconnection attempts */
 #define PROBE_MS		3000	/* silence after which the link is probed */
+#define WAIT_MS			500	/* telemetry wait, at most, per loop */
 #define SAVE_EVERY_DEFAULT	60
 
 volatile sig_atomic_t stop_sig;
@@ -349,6 +350,14 @@ static void reload(struct daemon *d)
 	sd_notify(0, "READY=1");
 }
 
+/* How long the loop may wait for telemetry: Netscope's control interval. */
+static int wait_ms(const struct daemon *d)
+{
+	if (d->ns && d->cfg.netscope.interval_ms < WAIT_MS)
+		return (int)d->cfg.netscope.interval_ms;
+	return WAIT_MS;
+}
+
 static int run(struct daemon *d)
 {
 	const struct modlink_events ev = {
@@ -384,7 +393,7 @@ static int run(struct daemon *d)
 			}
 			continue;
 		}
-		ret = modlink_poll(d->ml, &ev, 500);
+		ret = modlink_poll(d->ml, &ev, wait_ms(d));
 		if (ret > 0)
 			agent_promote(d);
 		if (ret == -ENOBUFS) {
