@@ -209,7 +209,7 @@ static const struct {
 	{ "[agent]\nexecutor = both\n",
 	  "indigod.conf:2: executor: \"both\" is not one of kernel, agent" },
 	{ "[link]\nsource = dcqcn\n",
-	  "indigod.conf:2: source: \"dcqcn\" is not one of fixed, counter, netscope" },
+	  "indigod.conf:2: source: \"dcqcn\" is not one of fixed, counter, netscope, gpu" },
 	/* paths */
 	{ "[agent]\nstate_dir = var/lib/indigo\n",
 	  "indigod.conf:2: state_dir: \"var/lib/indigo\" is not an absolute path" },
