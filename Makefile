@@ -164,11 +164,13 @@ bench: setup programs $(B)/bandit_bench $(B)/ingest $(BENCH_MORE)
 	  $(B)/bandit_bench; } >tools/bench/results/bandit.md
 	cat tools/bench/results/bandit.md
 
-install: module $(B)/indigoctl $(B)/indigod
+install: module $(B)/indigoctl $(B)/indigod $(B)/indigo-netscope $(B)/indigo-gpu
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod -a $$(basename $$(dirname $(KDIR)) 2>/dev/null) || depmod -a
 	install -D -m 0755 $(B)/indigoctl $(DESTDIR)/usr/local/sbin/indigoctl
 	install -D -m 0755 $(B)/indigod $(DESTDIR)/usr/local/sbin/indigod
+	install -D -m 0755 $(B)/indigo-netscope $(DESTDIR)/usr/local/sbin/indigo-netscope
+	install -D -m 0755 $(B)/indigo-gpu $(DESTDIR)/usr/local/sbin/indigo-gpu
 	install -D -m 0644 agent/indigod.service $(DESTDIR)/etc/systemd/system/indigod.service
 	test -e $(DESTDIR)/etc/indigo/indigod.conf || \
 		install -D -m 0644 agent/indigod.conf.example $(DESTDIR)/etc/indigo/indigod.conf
@@ -191,6 +193,7 @@ uninstall:
 	-dkms remove -m indigo -v $(VERSION) --all
 	rm -rf /usr/src/indigo-$(VERSION) $(DESTDIR)/usr/local/sbin/indigoctl \
 		$(DESTDIR)/usr/local/sbin/indigod $(DESTDIR)/etc/systemd/system/indigod.service \
+		$(DESTDIR)/usr/local/sbin/indigo-netscope $(DESTDIR)/usr/local/sbin/indigo-gpu \
 		$(DESTDIR)/usr/local/share/man/man8/indigod.8 \
 		$(DESTDIR)/usr/local/share/man/man8/indigoctl.8 \
 		$(DESTDIR)/usr/local/share/man/man5/indigod.conf.5
