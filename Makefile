@@ -55,7 +55,7 @@ BENCH_MORE :=
 .DEFAULT_GOAL := all
 
 .PHONY: all module programs check check-unit check-style check-guest check-agent demo \
-	bench install install-dkms uninstall setup clean
+	bench install install-dkms install-netscope uninstall setup clean
 
 all: module programs
 
@@ -178,6 +178,11 @@ install: module $(B)/indigoctl $(B)/indigod $(B)/indigo-netscope $(B)/indigo-gpu
 	install -D -m 0644 tools/indigoctl.8 $(DESTDIR)/usr/local/share/man/man8/indigoctl.8
 	install -D -m 0644 agent/indigod.conf.5 $(DESTDIR)/usr/local/share/man/man5/indigod.conf.5
 
+# Netscope's extra privileges for the unit, only where it is switched on.
+install-netscope:
+	install -D -m 0644 agent/indigod-netscope.conf \
+		$(DESTDIR)/etc/systemd/system/indigod.service.d/netscope.conf
+
 # DKMS: the module rebuilds itself when the kernel is updated.
 # DKMS_KERNEL picks the kernel to build for now (default: the running one).
 DKMS_KERNEL ?= $(shell uname -r)
@@ -194,6 +199,7 @@ uninstall:
 	rm -rf /usr/src/indigo-$(VERSION) $(DESTDIR)/usr/local/sbin/indigoctl \
 		$(DESTDIR)/usr/local/sbin/indigod $(DESTDIR)/etc/systemd/system/indigod.service \
 		$(DESTDIR)/usr/local/sbin/indigo-netscope $(DESTDIR)/usr/local/sbin/indigo-gpu \
+		$(DESTDIR)/etc/systemd/system/indigod.service.d/netscope.conf \
 		$(DESTDIR)/usr/local/share/man/man8/indigod.8 \
 		$(DESTDIR)/usr/local/share/man/man8/indigoctl.8 \
 		$(DESTDIR)/usr/local/share/man/man5/indigod.conf.5
