@@ -102,7 +102,7 @@ static const struct key keys[] = {
 	UKEY(policy, free_min_kib, K_U64, 0, 1ULL << 32, "262144"),
 	EKEY(reward, source, rewards, "costmodel"),
 	PKEY(reward, progress_path, KF_EMPTY_OK, ""),
-	DKEY(reward, progress_scale, KF_LO_OPEN, 0, 1e15, "1"),
+	DKEY(reward, progress_scale, 0, 0, 1e15, "0"),
 	EKEY(netscope, enable, offon, "off"),
 	PKEY(netscope, cgroup, KF_EMPTY_OK, ""),
 	PKEY(netscope, apps, KF_EMPTY_OK, ""),

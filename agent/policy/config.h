@@ -109,7 +109,7 @@ struct indigod_config {
 	struct {
 		int source;			/* enum config_reward */
 		char progress_path[CONFIG_PATH_MAX];	/* a counter */
-		double progress_scale;		/* progress/s worth 1 */
+		double progress_scale;		/* progress/s worth 1; 0: auto */
 	} reward;
 	struct {			/* see agent/netscope/ns_indigod.h */
 		int enable;			/* 0: off, 1: on */

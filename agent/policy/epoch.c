@@ -119,8 +119,8 @@ static bool feedback_ok(const struct epoch_feedback *fb)
 	case EPOCH_FB_PROMOTED:
 		return isfinite(fb->rate_sum_hz) && fb->rate_sum_hz >= 0;
 	case EPOCH_FB_PROGRESS:
-		return isfinite(fb->progress) &&
-		       isfinite(fb->progress_scale) && fb->progress_scale > 0;
+		return isfinite(fb->progress) && fb->progress >= 0 &&
+		       isfinite(fb->progress_scale) && fb->progress_scale >= 0;
 	}
 	return false;
 }
@@ -129,7 +129,26 @@ static bool feedback_ok(const struct epoch_feedback *fb)
  * The last action's reward as the learner sees it (@learn) and as it is
  * logged (@reward).
  */
-static int last_reward(const struct epoch_state *s, const struct ctx_epoch *e,
+/* Progress as a reward: scaled, or relative to its running mean. */
+static double progress_reward(struct epoch_state *s,
+			      const struct epoch_feedback *fb)
+{
+	double r;
+
+	if (fb->progress_scale > 0)
+		return fb->progress / fb->progress_scale;
+	/* an application that was idle starts its mean afresh */
+	if (!s->have_prog_mean || !(s->prog_mean > 0)) {
+		s->prog_mean = fb->progress;
+		s->have_prog_mean = true;
+	}
+	r = s->prog_mean > 0 ? fb->progress / s->prog_mean - 1 : 0;
+	s->prog_mean += EPOCH_PROG_EWMA * (fb->progress - s->prog_mean);
+	/* a restart after a pause is not a hundredfold gain of the arm */
+	return fmin(fmax(r, -1), 1);
+}
+
+static int last_reward(struct epoch_state *s, const struct ctx_epoch *e,
 		       const struct epoch_feedback *fb, double dt_s,
 		       double *reward, double *learn)
 {
@@ -141,7 +160,7 @@ static int last_reward(const struct epoch_state *s, const struct ctx_epoch *e,
 				      fb->npromoted, dt_s, reward);
 		break;
 	case EPOCH_FB_PROGRESS:
-		*reward = fb->progress / fb->progress_scale;
+		*reward = progress_reward(s, fb);
 		*learn = *reward;
 		return 0;
 	default:

@@ -16,7 +16,11 @@
  *	When the caller knows better (struct epoch_feedback), the reward is
  *	instead the cost model on the pages the agent itself promoted, with
  *	their own rates (executor "agent"), or the application's progress
- *	per second divided by a scale (reward source "progress");
+ *	per second divided by a scale (reward source "progress"), or with
+ *	scale 0 its gain over its running mean (progress / mean - 1, within
+ *	[-1, 1], the mean an EWMA of weight EPOCH_PROG_EWMA, started afresh
+ *	at the first progress after none): centred and free of the
+ *	application's units, so the learner's exploration keeps its weight;
  *   2. teaches the learner (x[t-1], a[t-1], r) with a cost-model r scaled
  *	to milliseconds saved per second of epoch (reward * 1000 / epoch), so
  *	that alpha and v of the config are in sensible units (a progress
@@ -47,6 +51,7 @@
 
 #define EPOCH_MODEL_VERSION	1
 #define EPOCH_WARMUP_DEFAULT	20
+#define EPOCH_PROG_EWMA		0.1	/* weight of the newest progress */
 
 struct epoch_params {
 	int learner;			/* enum config_learner */
@@ -70,6 +75,8 @@ struct epoch_state {
 	double last_prop;
 	char last_by[DLOG_LEARNER_MAX];
 	struct act_policy last_pol;
+	double prog_mean;		/* progress/s, running mean (auto scale) */
+	bool have_prog_mean;
 };
 
 struct epoch_out {
@@ -107,7 +114,7 @@ struct epoch_feedback {
 	uint64_t npromoted;		/* EPOCH_FB_PROMOTED */
 	double rate_sum_hz;		/*   their access rates, summed */
 	double progress;		/* EPOCH_FB_PROGRESS: units per second */
-	double progress_scale;		/*   units per second worth 1 (> 0) */
+	double progress_scale;		/*   units per second worth 1; 0: auto */
 };
 
 /*

@@ -67,7 +67,7 @@ START_TEST(defaults)
 	ck_assert_int_eq(c.agent.model_key, CONFIG_MODEL_FIXED);
 	ck_assert_int_eq(c.reward.source, CONFIG_REWARD_COSTMODEL);
 	ck_assert_str_eq(c.reward.progress_path, "");
-	ck_assert(c.reward.progress_scale == 1.0);
+	ck_assert(c.reward.progress_scale == 0.0);
 	ck_assert_uint_eq(c.agent.netlink_rcvbuf, 4U << 20);
 
 	/* an empty file, or one of comments and empty sections: defaults */
@@ -274,8 +274,8 @@ static const struct {
 	  "indigod.conf:3: counter_path: source = counter needs a counter_path" },
 	{ "[reward]\nsource = progress\n",
 	  "indigod.conf:2: source: source = progress needs a progress_path" },
-	{ "[reward]\nprogress_scale = 0\n",
-	  "indigod.conf:2: progress_scale: 0 is out of range (0, 1e+15]" },
+	{ "[reward]\nprogress_scale = -1\n",
+	  "indigod.conf:2: progress_scale: -1 is out of range [0, 1e+15]" },
 	/* [gpu] is checked by agent/gpu/, reported the same way */
 	{ "[gpu]\nprobe_share = 0\n",
 	  "indigod.conf:2: probe_share: 0 is out of range (0, 1]" },

@@ -232,16 +232,46 @@ START_TEST(feedback_rewards)
 	ck_assert_int_eq(bandit_arm_theta(s.b, o.rec.action, theta), 0);
 	ck_assert_double_eq_tol(theta[0], (want * 1000.0 + 5.0) / 3, 1e-12);
 
-	/* a bad scale or a non-finite figure changes nothing */
+	/*
+	 * scale 0: the gain over the running mean. The first figure is the
+	 * mean (reward 0); 1100 against it is +0.1, and the mean moves a
+	 * tenth of the way: 1010; then 909 is 909 / 1010 - 1 = -0.1.
+	 */
 	fb.progress_scale = 0;
-	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 5.0, &o), -EINVAL);
+	fb.progress = 1000;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 5.0, &o), 0);
+	ck_assert_double_eq(o.rec.reward, 0.0);
+	fb.progress = 1100;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 6.0, &o), 0);
+	ck_assert_double_eq_tol(o.rec.reward, 0.1, 1e-12);
+	fb.progress = 909;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 7.0, &o), 0);
+	ck_assert_double_eq_tol(o.rec.reward, -0.1, 1e-12);
+	ck_assert_uint_eq(s.updates, 5);
+	/* far above the mean: clipped to 1 */
+	fb.progress = 5000;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 8.0, &o), 0);
+	ck_assert_double_eq(o.rec.reward, 1.0);
+	/* idle, then working: no credit for the restart */
+	s.prog_mean = 0;
+	fb.progress = 700;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 9.0, &o), 0);
+	ck_assert_double_eq(o.rec.reward, 0.0);
+	ck_assert_double_eq(s.prog_mean, 700.0);
+
+	/* a bad scale or figure changes nothing */
+	fb.progress_scale = -1;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 10.0, &o), -EINVAL);
+	fb.progress_scale = 0;
+	fb.progress = -5;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 10.0, &o), -EINVAL);
 	fb.kind = EPOCH_FB_PROMOTED;
 	fb.rate_sum_hz = NAN;
-	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 5.0, &o), -EINVAL);
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 10.0, &o), -EINVAL);
 	fb.kind = 42;
-	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 5.0, &o), -EINVAL);
-	ck_assert_uint_eq(s.updates, 2);
-	ck_assert_uint_eq(s.decisions, 4);
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 10.0, &o), -EINVAL);
+	ck_assert_uint_eq(s.updates, 7);
+	ck_assert_uint_eq(s.decisions, 9);
 	epoch_free(&s);
 }
 END_TEST

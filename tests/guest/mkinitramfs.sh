@@ -166,6 +166,9 @@ ip link set lo up
 hostname indigo-guest
 cd /
 
+# from here on, what goes wrong is the test's (run-guest.sh retries a boot
+# that died before this line)
+echo "INDIGO-GUEST-START"
 sh /test.sh
 rc=$?
 
