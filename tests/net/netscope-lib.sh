@@ -10,6 +10,11 @@ NS_IP_A=198.18.0.1
 NS_IP_B=198.18.0.2
 NS_CG=/sys/fs/cgroup/unified/indigo-$NS_TAG
 NS_PIDS=()
+# Netscope's maps are pinned here and outlive the agent by design; a run
+# that created them takes them away again, one that found them leaves them.
+NS_PINS=/sys/fs/bpf/indigo
+NS_PINS_FOUND=0
+[ -e "$NS_PINS" ] && NS_PINS_FOUND=1
 
 say() { printf '%s\n' "$*"; }
 die() {
@@ -73,6 +78,7 @@ ns_cleanup() {
 			rmdir "$d" 2>/dev/null || true
 		done
 	fi
+	[ "$NS_PINS_FOUND" = 1 ] || rm -rf "$NS_PINS"
 }
 
 # ns_json_get CGROUP FIELD: one field (jq path, e.g. .policy.cc) of
