@@ -148,9 +148,10 @@ void follow_app(struct daemon *d)
 	uint32_t pid;
 	int ret;
 
-	pid = appkey_top_pid(d->pids, d->npids);
+	pid = d->cfg.agent.model_key == CONFIG_MODEL_FIXED ? 0 :
+	      appkey_top_pid(d->pids, d->npids);
 	d->npids = 0;
-	if (d->cfg.agent.model_key == CONFIG_MODEL_FIXED || !pid)
+	if (!pid)
 		return;
 	snprintf(path, sizeof(path), "/proc/%u/%s", pid, cg ? "cgroup" : "comm");
 	ret = read_text(path, text, sizeof(text));
