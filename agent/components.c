@@ -100,7 +100,9 @@ void netscope_start(struct daemon *d)
 		logmsg(LOG_WARNING, "netscope: congestion control \"netscope\" not registered (%s); measuring and pacing without it",
 		       strerror(-cc_err));
 	else if (d->ns)
-		logmsg(LOG_INFO, "netscope: programs attached, congestion control \"netscope\" registered");
+		logmsg(LOG_INFO, "netscope: programs attached, congestion control \"netscope\" registered%s",
+		       ns_agent_cc_replaced(d->ns) ?
+		       " in place of one that a killed agent left" : "");
 }
 
 void netscope_tick(struct daemon *d)

@@ -2,7 +2,7 @@
 /*
  * Netscope's sock_ops program: per-flow state in socket storage, per-cgroup
  * aggregates (RTT EWMA, log2 histogram and minimum, delivered bytes,
- * retransmits, CE marks, live flows), and the cgroup's policy applied to
+ * segments sent, retransmits, CE marks, live flows), and the cgroup's policy applied to
  * each flow when it is established and again at its first RTT callback
  * after the policy's generation changes.
  */
@@ -116,6 +116,7 @@ static void on_established(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	fl->cgid = ns_sk_cgid(&tp->inet_conn.icsk_inet.sk);
 	fl->acked = skops->bytes_acked;
 	fl->retrans = skops->total_retrans;
+	fl->segs_out = skops->segs_out;
 	fl->ce = BPF_CORE_READ(tp, delivered_ce);
 	st = cg_stats(fl->cgid);
 	if (!st)
@@ -163,6 +164,8 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	}
 	__sync_fetch_and_add(&st->retrans, skops->total_retrans - fl->retrans);
 	fl->retrans = skops->total_retrans;
+	__sync_fetch_and_add(&st->segs_out, skops->segs_out - fl->segs_out);
+	fl->segs_out = skops->segs_out;
 	v = BPF_CORE_READ(tp, delivered_ce);
 	__sync_fetch_and_add(&st->ce_marks, v - fl->ce);
 	fl->ce = v;

@@ -39,9 +39,6 @@ state_dir = /tmp/st
 log_path = /tmp/decisions.jsonl
 [bandit]
 warmup = 5
-[policy]
-rate_cap_share = 0.001
-free_min_kib = 0
 CONF
 indigod -c /tmp/indigod.conf 2>/tmp/agent.log &
 AG=$!

@@ -9,9 +9,12 @@
  *	indigo-netscope [--cgroup DIR]... [--app DIR[=PROGRESS] [--sens C]]...
  *		[--capacity-mbit N] [--floor-mbit N] [--interval-ms N]
  *		[--cc NAME] [--no-cc] [--observe] [--queue-us N] [--cc-target-us N]
+ *		[--util-max F]
  *
  * --queue-us: queueing delay above the path's base that counts as
- * congestion (default 300); --cc-target-us: the netscope CC's queueing
+ * congestion (default 300); --util-max: the share of the capacity in use
+ * (bytes on the wire, every cgroup) that counts as congestion, 0 for none
+ * (default 0.9); --cc-target-us: the netscope CC's queueing
  * target for an insensitive flow (default 100).
  */
 #include <errno.h>
@@ -40,7 +43,8 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: indigo-netscope [--cgroup DIR]... [--app DIR[=PROGRESS] [--sens C]]...\n"
 		"\t[--capacity-mbit N] [--floor-mbit N] [--interval-ms N]\n"
-		"\t[--cc NAME] [--no-cc] [--observe] [--queue-us N] [--cc-target-us N]\n");
+		"\t[--cc NAME] [--no-cc] [--observe] [--queue-us N] [--cc-target-us N]\n"
+		"\t[--util-max F]\n");
 	return 2;
 }
 
@@ -66,6 +70,7 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 		{ "cc", required_argument, NULL, 'c' },
 		{ "queue-us", required_argument, NULL, 'q' },
 		{ "cc-target-us", required_argument, NULL, 't' },
+		{ "util-max", required_argument, NULL, 'u' },
 		{ "no-cc", no_argument, NULL, 'N' },
 		{ "observe", no_argument, NULL, 'o' },
 		{ 0 }
@@ -123,6 +128,11 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 				return -EINVAL;
 			rp->queue_thresh_us = v;
 			break;
+		case 'u':
+			if (parse_num(optarg, 0, 1, &v))
+				return -EINVAL;
+			rp->util_max = v;
+			break;
 		case 't':
 			if (parse_num(optarg, 1, 1e6, &v))
 				return -EINVAL;
@@ -172,6 +182,9 @@ int main(int argc, char **argv)
 	if (ret)
 		fprintf(stderr, "indigo-netscope: congestion control \"%s\" not registered: %s\n",
 			NS_CC_NAME, strerror(-ret));
+	if (!ret && ns_agent_cc_replaced(a))
+		printf("indigo-netscope: replaced a \"%s\" congestion control that a killed agent left registered\n",
+		       NS_CC_NAME);
 	printf("indigo-netscope: attached to %zu cgroup(s), %u app(s), cc %s\n",
 	       o.load.ncgroups, o.napps, ret ? "unavailable" : NS_CC_NAME);
 	fflush(stdout);

@@ -28,10 +28,16 @@ struct ns_agent {
 	struct timespec last;
 	bool have_link;
 	double link_delay_us, link_avail_Bps;
+	double link_util;		/* in use, a share of capacity */
 	uint32_t link_base_us;		/* the least RTT of any cgroup */
 	int cgroot_fd;			/* to tell cgroups that are gone */
-	uint64_t total_delivered;
+	uint64_t total_wire;		/* bytes on the wire, every cgroup */
 };
+
+/* Ethernet, IPv4 and TCP with timestamps: a segment's bytes beyond its
+ * payload. Small requests are mostly header: without it a request/response
+ * application would look a third as busy on the link as it is. */
+#define NS_WIRE_HDR_BYTES	66
 
 void ns_agent_defaults(struct ns_agent_opts *o, double capacity_mbit)
 {
@@ -48,7 +54,8 @@ void ns_agent_defaults(struct ns_agent_opts *o, double capacity_mbit)
 		 * at 100 Mbit/s, where a sensitive request feels it) */
 		.rate = { .g = 1.0 / 16, .capacity_Bps = cap, .step_Bps = cap / 50,
 			  .min_Bps = cap / 100, .floor_Bps = cap / 4,
-			  .queue_thresh_us = 300 },
+			  .queue_thresh_us = 300,
+			  .util_max = 0.9 },
 		.lambda = 1e-3, .forget = 0.99, .max_width = 0.5,
 		.c_untrusted = 4, .c_sensitive = 0.5,
 	};
@@ -153,6 +160,7 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 		obs.delay_us = a->link_delay_us ? a->link_delay_us : st.srtt_us;
 		obs.base_us = a->link_base_us ? a->link_base_us : st.min_rtt_us;
 		obs.ce = st.ce_marks - c->ce;
+		obs.util = a->link_util;
 		obs.units = progress[0] ? units - c->units :
 			    (double)(st.delivered_bytes - c->delivered);
 		ns_app_step(&c->app, &a->o.params, &obs);
@@ -171,7 +179,7 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
  * entries of cgroups that are gone are dropped (their ids never return). */
 static void measure_link(struct ns_agent *a, double dt)
 {
-	uint64_t key, next, total = 0;
+	uint64_t key, next, wire = 0;
 	double wdelay = 0, w = 0;
 	struct ns_cg_stats st;
 	int ret;
@@ -185,7 +193,7 @@ static void measure_link(struct ns_agent *a, double dt)
 			ns_maps_forget(&a->maps, key);
 			continue;
 		}
-		total += st.delivered_bytes;
+		wire += st.delivered_bytes + st.segs_out * NS_WIRE_HDR_BYTES;
 		if (st.min_rtt_us && (!a->link_base_us || st.min_rtt_us < a->link_base_us))
 			a->link_base_us = st.min_rtt_us;
 		if (st.srtt_us && st.live_flows > 0) {
@@ -193,16 +201,17 @@ static void measure_link(struct ns_agent *a, double dt)
 			w += st.live_flows;
 		}
 	}
-	if (a->total_delivered && total >= a->total_delivered) {
-		double used = (total - a->total_delivered) / dt;
+	if (a->total_wire && wire >= a->total_wire) {
+		double used = (wire - a->total_wire) / dt;
 		double cap = a->o.params.rate.capacity_Bps;
 
 		a->link_avail_Bps = used < cap ? cap - used : 0;
+		a->link_util = used / cap;
 		if (w > 0)
 			a->link_delay_us = wdelay / w;
 		a->have_link = a->link_delay_us > 0;
 	}
-	a->total_delivered = total;
+	a->total_wire = wire;
 }
 
 int ns_agent_tick(struct ns_agent *a, const char **why)
@@ -243,6 +252,11 @@ int ns_agent_link(const struct ns_agent *a, double *queue_us, double *avail_Bps)
 int ns_agent_cc_status(const struct ns_agent *a)
 {
 	return ns_loader_cc_status(a->ld);
+}
+
+bool ns_agent_cc_replaced(const struct ns_agent *a)
+{
+	return ns_loader_cc_replaced(a->ld);
 }
 
 void ns_agent_stop(struct ns_agent *a)

@@ -50,6 +50,8 @@ int ns_agent_tick(struct ns_agent *a, const char **why);
 int ns_agent_link(const struct ns_agent *a, double *queue_us, double *avail_Bps);
 /* 0 when "netscope" is registered; else why not. */
 int ns_agent_cc_status(const struct ns_agent *a);
+/* Whether it took the place of one that a killed agent left registered. */
+bool ns_agent_cc_replaced(const struct ns_agent *a);
 void ns_agent_stop(struct ns_agent *a);
 
 #endif /* INDIGO_NS_AGENT_H */

@@ -20,6 +20,7 @@ bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
 {
 	struct ns_rate_obs ro = {
 		.delay_us = o->delay_us, .base_us = o->base_us, .ce = o->ce,
+		.util = o->util,
 	};
 
 	/* an idle interval says nothing about progress */

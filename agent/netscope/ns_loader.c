@@ -23,6 +23,7 @@ struct ns_loader {
 	struct ns_cc *cc;
 	struct bpf_link *cc_link;
 	int cc_err;
+	bool cc_replaced;
 	struct bpf_link *links[NS_ATTACH_MAX];
 	size_t nlinks;
 };
@@ -82,6 +83,35 @@ static void drop_stale_pins(struct bpf_object *obj)
 	}
 }
 
+/*
+ * Without struct_ops links (libbpf before 1.3, kernels before 6.4) the
+ * kernel keeps a registered congestion control after its agent is killed,
+ * and refuses the name to the next one. Unregister such a "netscope", any
+ * but @own, so that a restarted agent comes back with its own programs.
+ */
+static int drop_orphan_cc(int own)
+{
+	struct bpf_map_info info, mine = { 0 };
+	__u32 id = 0, len = sizeof(mine);
+	int fd, zero = 0, ret = -ENOENT;
+
+	if (bpf_obj_get_info_by_fd(own, &mine, &len))
+		return -errno;
+	while (!bpf_map_get_next_id(id, &id)) {
+		fd = bpf_map_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && id != mine.id &&
+		    info.type == BPF_MAP_TYPE_STRUCT_OPS &&
+		    !strcmp(info.name, mine.name))
+			ret = bpf_map_delete_elem(fd, &zero) ? -errno : 0;
+		close(fd);
+	}
+	return ret;
+}
+
 static int cc_register(struct ns_loader *l, const struct ns_load_opts *o)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = NS_PIN_DIR);
@@ -99,6 +129,11 @@ static int cc_register(struct ns_loader *l, const struct ns_load_opts *o)
 	if (ret)
 		return ret;
 	l->cc_link = bpf_map__attach_struct_ops(l->cc->maps.netscope);
+	if (!l->cc_link && errno == EEXIST &&
+	    !drop_orphan_cc(bpf_map__fd(l->cc->maps.netscope))) {
+		l->cc_replaced = true;
+		l->cc_link = bpf_map__attach_struct_ops(l->cc->maps.netscope);
+	}
 	return l->cc_link ? 0 : -errno;
 }
 
@@ -160,6 +195,11 @@ fail:
 int ns_loader_cc_status(const struct ns_loader *l)
 {
 	return l->cc_err;
+}
+
+bool ns_loader_cc_replaced(const struct ns_loader *l)
+{
+	return l->cc_replaced;
 }
 
 int ns_loader_map_fd(const struct ns_loader *l, enum ns_map m)

@@ -10,6 +10,7 @@
 #define INDIGO_NS_LOADER_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define NS_ATTACH_MAX	16
@@ -35,6 +36,8 @@ int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
 		   const char **why);
 /* 0 when "netscope" is registered; else why not (-errno). */
 int ns_loader_cc_status(const struct ns_loader *l);
+/* Whether registering it took the place of one that a killed agent left. */
+bool ns_loader_cc_replaced(const struct ns_loader *l);
 int ns_loader_map_fd(const struct ns_loader *l, enum ns_map m);
 void ns_loader_close(struct ns_loader *l);
 /* Mounts bpffs on /sys/fs/bpf if needed and makes NS_PIN_DIR. */

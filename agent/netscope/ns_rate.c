@@ -12,7 +12,8 @@ bool ns_rate_step(struct ns_rate *r, const struct ns_rate_params *p,
 		  const struct ns_rate_obs *o, double c, bool sensitive)
 {
 	bool congested = o->ce > 0 ||
-			 (o->base_us > 0 && o->delay_us - o->base_us > p->queue_thresh_us);
+			 (o->base_us > 0 && o->delay_us - o->base_us > p->queue_thresh_us) ||
+			 (p->util_max > 0 && o->util > p->util_max);
 	double lo = sensitive && p->floor_Bps > p->min_Bps ? p->floor_Bps : p->min_Bps;
 
 	if (c < 0)

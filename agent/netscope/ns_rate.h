@@ -7,8 +7,11 @@
  *	F > 0:	R <- R (1 - alpha / (2 + c))	(insensitive => cut harder)
  *	else:	R <- R + step
  *
- * F is 1 when the interval saw CE marks or a queueing delay (delay above
- * the path's base delay) beyond a threshold, else 0. R stays within
+ * F is 1 when the interval saw CE marks, a queueing delay (delay above
+ * the path's base delay) beyond a threshold, or the link in use beyond a
+ * share of its capacity, else 0. The last is a phantom queue (HULL,
+ * Alizadeh et al., NSDI 2012): it reacts before a real queue forms, so a
+ * sensitive request rarely waits behind a standing one. R stays within
  * [min, capacity], and within [floor, capacity] for a sensitive one.
  */
 #ifndef INDIGO_NS_RATE_H
@@ -23,6 +26,8 @@ struct ns_rate_params {
 	double min_Bps;			/* nobody is cut below this */
 	double floor_Bps;		/* sensitive apps are not cut below */
 	double queue_thresh_us;		/* queueing delay that is congestion */
+	double util_max;		/* share of capacity in use that is
+					 * congestion; 0: no phantom queue */
 };
 
 struct ns_rate {
@@ -34,6 +39,7 @@ struct ns_rate_obs {
 	double delay_us;		/* the app's smoothed RTT */
 	double base_us;			/* the path's least RTT */
 	double ce;			/* CE marks in the interval */
+	double util;			/* the link's use, a share of capacity */
 };
 
 void ns_rate_init(struct ns_rate *r, const struct ns_rate_params *p);

@@ -4,8 +4,9 @@
  * for the module's gate, plus "no promotion" (the module's deny mode) as
  * the last arm. Arm i < nburst * nrate is burst[i / nrate], rate[i % nrate];
  * arm nburst * nrate is deny. The rate cap and the low watermark do not
- * vary with the arm: they come from the cost model (costmodel.h) each
- * epoch and go into every policy.
+ * vary with the arm: the cap comes from the cost model (costmodel.h) each
+ * epoch, the watermark is the operator's free_min_kib, and both go into
+ * every policy.
  *
  * No netlink here: actions_policy() fills a struct act_policy, whose mode
  * values and attribute mask mirror the module's uAPI (the daemon checks
@@ -68,8 +69,8 @@ unsigned int actions_count(const struct act_grid *g);
 unsigned int actions_deny_arm(const struct act_grid *g);
 
 /*
- * The policy for @arm with the cost model's @rate_cap_pps and
- * @free_min_kib (the low watermark). Gate arms set mode, both thresholds,
+ * The policy for @arm with the cost model's @rate_cap_pps and the
+ * operator's @free_min_kib (the low watermark). Gate arms set mode, both thresholds,
  * the cap and the watermark; the deny arm sets mode only, so the
  * thresholds the module holds are kept. -EINVAL for a bad arm.
  */

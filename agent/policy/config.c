@@ -99,7 +99,7 @@ static const struct key keys[] = {
 	UKEY(bandit, rebuild_every, K_U32, 1, 1000000, "100"),
 	UKEY(bandit, warmup, K_U32, 0, 1000000, "20"),
 	DKEY(policy, rate_cap_share, KF_LO_OPEN, 0, 1, "0.1"),
-	UKEY(policy, free_min_kib, K_U64, 0, 1ULL << 32, "262144"),
+	UKEY(policy, free_min_kib, K_U64, 0, 1ULL << 32, "0"),
 	EKEY(reward, source, rewards, "costmodel"),
 	PKEY(reward, progress_path, KF_EMPTY_OK, ""),
 	DKEY(reward, progress_scale, 0, 0, 1e15, "0"),

@@ -148,24 +148,6 @@ int cm_rate_cap(const struct cm_link *l, double share, uint32_t *pps)
 	return 0;
 }
 
-int cm_low_watermark_kib(uint64_t free_min_kib, uint32_t rate_cap_pps,
-			 double react_s, double page_bytes, uint64_t *kib)
-{
-	double reserve;
-
-	if (!nonnegative(react_s) || !positive(page_bytes))
-		return -EINVAL;
-	reserve = ceil((double)rate_cap_pps * react_s * page_bytes / 1024.0);
-	/* doubles above 2^64 do not convert; saturate instead */
-	if (!(reserve < 18446744073709551616.0) ||
-	    (uint64_t)reserve > UINT64_MAX - free_min_kib) {
-		*kib = UINT64_MAX;
-		return 0;
-	}
-	*kib = free_min_kib + (uint64_t)reserve;
-	return 0;
-}
-
 /* the rate difference above which the heuristic promotes */
 static int heuristic_edge(const struct cm_link *l, double threshold,
 			  double *edge)

@@ -100,15 +100,18 @@ int cm_epoch_reward_rates(const struct cm_link *l, const double *rates, size_t n
 int cm_rate_cap(const struct cm_link *l, double share, uint32_t *pps);
 
 /*
- * The free-memory floor (KiB) to give the module: the operator's
- * @free_min_kib plus room for one reaction time (@react_s, normally the
- * epoch) of promotions at @rate_cap_pps. The module checks the floor on
- * each fault, but kswapd demotes and the agent re-plans only that often, so
- * the reserve keeps the operator's floor for the application's own
- * allocations. Saturates at UINT64_MAX.
+ * There is deliberately no low-watermark function here. The module's gate
+ * vetoes a promotion while the target node has less free memory than the
+ * policy's free_min, and a veto rewrites the kernel's target before its
+ * own migration path runs: a vetoed promotion never reaches the kernel's
+ * check of the node's watermarks, which in NUMA-balancing tiering mode is
+ * what wakes kswapd to demote and make room. A floor derived from the rate
+ * cap (one epoch of promotions at the cap: gigabytes on a fast link) sits
+ * far above what kswapd keeps free, and would stop promotion for good once
+ * local memory is full. So the agent passes the operator's free_min_kib
+ * unchanged (default 0: the kernel's own watermarks decide) and bounds
+ * the promotion rate with cm_rate_cap() only.
  */
-int cm_low_watermark_kib(uint64_t free_min_kib, uint32_t rate_cap_pps,
-			 double react_s, double page_bytes, uint64_t *kib);
 
 /*
  * INDIGO's untrained "network-adaptive heuristic": promote p when

@@ -187,7 +187,6 @@ int epoch_step_fb(struct epoch_state *s, const struct ctx_epoch *e,
 	double dt_s, reward = 0.0, learn = 0.0, prop = 1.0;
 	unsigned int arm, i;
 	uint32_t cap;
-	uint64_t wm;
 	const char *by;
 	int ret;
 
@@ -235,13 +234,16 @@ int epoch_step_fb(struct epoch_state *s, const struct ctx_epoch *e,
 	if (ret)
 		return ret;
 
-	/* 5: its policy, with the cost model's cap and watermark. */
+	/*
+	 * 5: its policy, with the cost model's cap and the operator's floor
+	 * as it is: a larger floor would veto promotions before the kernel's
+	 * own watermark check, which is what wakes kswapd to make room
+	 * (costmodel.h).
+	 */
 	ret = cm_rate_cap(&s->p.link, s->p.rate_cap_share, &cap);
 	if (!ret)
-		ret = cm_low_watermark_kib(s->p.free_min_kib, cap, dt_s,
-					   s->p.link.page_bytes, &wm);
-	if (!ret)
-		ret = actions_policy(&s->grid, arm, cap, wm, &o->pol);
+		ret = actions_policy(&s->grid, arm, cap, s->p.free_min_kib,
+				     &o->pol);
 	if (ret)
 		return ret;
 

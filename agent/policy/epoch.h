@@ -33,7 +33,8 @@
  *	calibrated to the cost model's break-even on the link over one epoch)
  *	becomes the grid arm nearest to it, lowest burst threshold;
  *   5. gives the module policy for a[t], with the cost model's rate cap
- *	(rate_cap_share of the bandwidth) and low watermark.
+ *	(rate_cap_share of the bandwidth) and the operator's free_min_kib
+ *	as the low watermark, unchanged (see costmodel.h).
  *
  * Functions return 0 or a negative errno; none prints.
  */
@@ -59,7 +60,7 @@ struct epoch_params {
 	struct cm_link link;
 	double epoch_s;			/* used when the telemetry has no length */
 	double rate_cap_share;		/* (0, 1] */
-	uint64_t free_min_kib;
+	uint64_t free_min_kib;		/* the gate's low watermark, as is */
 };
 
 struct epoch_state {

@@ -62,7 +62,8 @@ START_TEST(defaults)
 	ck_assert_uint_eq(c.bandit.rebuild_every, 100);
 	ck_assert_uint_eq(c.bandit.warmup, 20);
 	ck_assert(c.policy.rate_cap_share == 0.1);
-	ck_assert_uint_eq(c.policy.free_min_kib, 262144);
+	/* no floor of indigod's own: the kernel's watermarks decide */
+	ck_assert_uint_eq(c.policy.free_min_kib, 0);
 	ck_assert_str_eq(c.agent.status_path, "/run/indigo/status.json");
 	ck_assert_int_eq(c.agent.model_key, CONFIG_MODEL_FIXED);
 	ck_assert_int_eq(c.reward.source, CONFIG_REWARD_COSTMODEL);
@@ -107,7 +108,7 @@ START_TEST(every_key)
 		"warmup = 0\n"
 		"[policy]\n"
 		"rate_cap_share = 1 ; all of it\n"
-		"free_min_kib = 0\n";
+		"free_min_kib = 131072\n";
 	struct indigod_config c;
 
 	expect_ok(text, &c);
@@ -131,7 +132,7 @@ START_TEST(every_key)
 	ck_assert_uint_eq(c.bandit.rebuild_every, 1);
 	ck_assert_uint_eq(c.bandit.warmup, 0);
 	ck_assert(c.policy.rate_cap_share == 1.0);
-	ck_assert_uint_eq(c.policy.free_min_kib, 0);
+	ck_assert_uint_eq(c.policy.free_min_kib, 131072);
 	ck_assert_str_eq(config_learner_name(c.agent.learner), "thompson");
 	ck_assert_str_eq(config_executor_name(c.agent.executor), "agent");
 	ck_assert_str_eq(config_link_source_name(c.link.source), "counter");

@@ -161,10 +161,6 @@ START_TEST(invalid_arguments)
 	ck_assert_int_eq(cm_heuristic_promote(&l, -1, 0, 1, &p), -EINVAL);
 	ck_assert_int_eq(cm_heuristic_rate_min_mhz(&l, -1, 1, &u), -EINVAL);
 	ck_assert_int_eq(cm_heuristic_threshold(&l, 0, &v), -EINVAL);
-	ck_assert_int_eq(cm_low_watermark_kib(0, 1, -1, 4096, &(uint64_t){0}),
-			 -EINVAL);
-	ck_assert_int_eq(cm_low_watermark_kib(0, 1, 1, 0, &(uint64_t){0}),
-			 -EINVAL);
 }
 END_TEST
 
@@ -253,29 +249,6 @@ START_TEST(rate_cap)
 }
 END_TEST
 
-START_TEST(low_watermark)
-{
-	uint64_t kib;
-
-	/* 262144 KiB + 305175 pages/s * 1 s * 4 KiB = 262144 + 1220700 */
-	ck_assert_int_eq(cm_low_watermark_kib(262144, 305175, 1.0, 4096, &kib),
-			 0);
-	ck_assert_uint_eq(kib, 1482844);
-	/* 100 ms epoch, 1000 pages/s: 100 pages = 400 KiB */
-	ck_assert_int_eq(cm_low_watermark_kib(0, 1000, 0.1, 4096, &kib), 0);
-	ck_assert_uint_eq(kib, 400);
-	/* a partial KiB rounds up: 1 page of 1000 bytes */
-	ck_assert_int_eq(cm_low_watermark_kib(5, 1, 1.0, 1000, &kib), 0);
-	ck_assert_uint_eq(kib, 6);
-	ck_assert_int_eq(cm_low_watermark_kib(UINT64_MAX - 1, 1, 1, 4096, &kib),
-			 0);
-	ck_assert_uint_eq(kib, UINT64_MAX);
-	ck_assert_int_eq(cm_low_watermark_kib(7, UINT32_MAX, 1e300, 4096, &kib),
-			 0);
-	ck_assert_uint_eq(kib, UINT64_MAX);
-}
-END_TEST
-
 START_TEST(heuristic)
 {
 	struct cm_link l = ref_link();
@@ -353,7 +326,6 @@ static Suite *costmodel_suite(void)
 	tcase_add_test(tc, breakeven_monotone_in_latency);
 	tcase_add_test(tc, epoch_reward);
 	tcase_add_test(tc, rate_cap);
-	tcase_add_test(tc, low_watermark);
 	tcase_add_test(tc, heuristic);
 	tcase_add_test(tc, heuristic_matches_rate_min);
 	suite_add_tcase(s, tc);

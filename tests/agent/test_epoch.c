@@ -7,7 +7,10 @@
  * heuristic's threshold is 2910 mHz and its arm in the default grid is the
  * one with rate 1000 mHz (log-nearest; 3163 is the midpoint to 10000) and
  * burst 0: arm 1. Rate cap at share 0.1: floor(0.1 * 12.5e9 / 4096) =
- * 305175 pages/s; watermark 262144 + 305175 * 4 KiB = 1482844 KiB.
+ * 305175 pages/s. The low watermark is free_min_kib as configured, 262144
+ * KiB here, whatever the cap and the epoch: an epoch of promotions at the
+ * cap (1220700 KiB) must not be added to it, or the gate would veto
+ * promotions the kernel makes room for (costmodel.h).
  */
 #include "check_main.h"
 #include <errno.h>
@@ -71,7 +74,7 @@ START_TEST(heuristic_steps)
 	ck_assert_uint_eq(o.pol.rate_min_mhz, 1000);
 	ck_assert_uint_eq(o.pol.burst_min_ms, 0);
 	ck_assert_uint_eq(o.pol.rate_cap_pps, 305175);
-	ck_assert_uint_eq(o.pol.free_min_kib, 1482844);
+	ck_assert_uint_eq(o.pol.free_min_kib, 262144);
 
 	/*
 	 * 100 promotions at p50 5000 mHz (above the arm's 1000): 100 * 5 Hz *
@@ -111,7 +114,8 @@ START_TEST(heuristic_steps)
 	ck_assert_int_eq(epoch_step(&s, &e, x1, 104.0, &o), 0);
 	ck_assert_uint_eq(o.arm, 2);
 	ck_assert_uint_eq(o.pol.rate_min_mhz, 10000);
-	ck_assert_uint_eq(o.pol.free_min_kib, 262144 + 610350);
+	ck_assert_uint_eq(o.pol.rate_cap_pps, 305175);
+	ck_assert_uint_eq(o.pol.free_min_kib, 262144);
 	ck_assert_uint_eq(s.decisions, 5);
 	epoch_free(&s);
 }
@@ -187,6 +191,42 @@ START_TEST(learner_takes_over)
 	ck_assert_int_eq(epoch_step(&s, &e, x, 4.0, &o), 0);
 	ck_assert_str_eq(o.rec.learner, "linucb");
 	ck_assert_uint_eq(s.updates, 3);
+	epoch_free(&s);
+}
+END_TEST
+
+/*
+ * The gate's low watermark is the operator's floor, never more: with the
+ * default floor 0 the module never vetoes for low memory, however large
+ * the cap, the epoch or the link, so the kernel's own watermark check
+ * (which wakes kswapd in tiering mode) decides. The cap still bounds the
+ * rate.
+ */
+START_TEST(watermark_is_the_floor)
+{
+	struct epoch_params p = ref_params(CONFIG_LEARNER_HEURISTIC, 0);
+	struct ctx_epoch e = { .ms = 60000 };
+	struct indigod_config c;
+	struct epoch_state s;
+	struct epoch_out o;
+	double x[CTX_DIM];
+
+	config_defaults(&c);
+	p.free_min_kib = c.policy.free_min_kib;
+	p.rate_cap_share = c.policy.rate_cap_share;
+	p.link.bandwidth = cm_gbps_to_bytes_per_s(400.0);
+	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), 0);
+	ctx(x, 0.5);
+	ck_assert_int_eq(epoch_step(&s, &e, x, 1.0, &o), 0);
+	ck_assert_uint_eq(o.pol.mode, ACT_MODE_GATE);
+	ck_assert_uint_eq(o.pol.free_min_kib, 0);
+	/* floor(0.1 * 50e9 / 4096) pages/s */
+	ck_assert_uint_eq(o.pol.rate_cap_pps, 1220703);
+	/* an operator's floor goes through as it is */
+	p.free_min_kib = 7;
+	ck_assert_int_eq(epoch_reconfigure(&s, &p), 0);
+	ck_assert_int_eq(epoch_step(&s, &e, x, 2.0, &o), 0);
+	ck_assert_uint_eq(o.pol.free_min_kib, 7);
 	epoch_free(&s);
 }
 END_TEST
@@ -373,6 +413,7 @@ static Suite *epoch_suite(void)
 	tcase_add_test(tc, heuristic_steps);
 	tcase_add_test(tc, bad_input);
 	tcase_add_test(tc, learner_takes_over);
+	tcase_add_test(tc, watermark_is_the_floor);
 	tcase_add_test(tc, feedback_rewards);
 	tcase_add_test(tc, thompson_propensity);
 	tcase_add_test(tc, model_files);

@@ -8,7 +8,8 @@
 #   3. a pacing rate set in the policy holds a bulk flow within +-15 %
 #   4. ss -ti shows the congestion control the policy chose
 #   5. the "netscope" CC registers, carries a transfer, and unregisters
-#   6. a restarted agent keeps the pinned state
+#   6. a restarted agent keeps the pinned state; after kill -9 the next
+#      one registers the CC again
 #   7. under induced congestion the controller cuts an insensitive cgroup's
 #      rate before a sensitive one's
 #   8. indigod runs all this from its [netscope] config section
@@ -99,6 +100,9 @@ hist=$(ns_json_get "$BULK" '.rtt_hist_log2_us | add')
 sent=$(ns_json_get "$BULK" .delivered_bytes)
 want=$(jq -n "$bps * 2 / 8 * 0.8")
 jq -e -n "$sent > $want" >/dev/null || die "delivered $sent < $want bytes"
+# segments are counted one per MSS, as on the wire (TSO or not)
+segs=$(ns_json_get "$BULK" .segs_out)
+jq -e -n "$segs >= $sent / 1500" >/dev/null || die "$segs segments for $sent bytes"
 sleep 0.3
 [ "$(ns_json_get "$BULK" .flows_live)" -eq 0 ] || die "flows still live after iperf3 ended"
 [ "$(ns_json_get "$RR" .flows)" = null ] || die "idle cgroup has aggregates"
@@ -147,7 +151,22 @@ start_agent --observe
 [ "$(ns_json_get "$BULK" .flows)" = "$flows" ] || die "pinned state lost on restart"
 [ "$(ns_json_get "$BULK" .policy.cc)" = netscope ] || die "pinned policy lost on restart"
 pass "restart keeps $flows flows and the policy"
+# killed: where the kernel keeps the CC registered (no struct_ops links),
+# the next agent takes its place rather than running without one
+kill -9 "$AGENT_PID"
+wait "$AGENT_PID" 2>/dev/null || true
+AGENT_PID=
+sleep 0.5
+orphan=0
+grep -qw netscope /proc/sys/net/ipv4/tcp_available_congestion_control && orphan=1
+start_agent
+grep -q "cc netscope" "$LOG" || die "netscope CC not registered after kill -9: $(cat "$LOG")"
+[ "$orphan" = 0 ] || grep -q "replaced" "$LOG" || die "no word of the replaced CC: $(cat "$LOG")"
 stop_agent
+sleep 0.5
+! grep -qw netscope /proc/sys/net/ipv4/tcp_available_congestion_control ||
+	die "netscope still registered after the restarted agent stopped"
+pass "after kill -9 the CC comes back (left registered by the kernel: $orphan) and goes on stop"
 
 # --- 7: the controller under congestion: both cgroups send bulk traffic
 # through the bottleneck; one is known insensitive (c = 0), the other

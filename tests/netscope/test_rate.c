@@ -50,6 +50,22 @@ START_TEST(ce_marks_are_congestion)
 }
 END_TEST
 
+START_TEST(phantom_queue_is_congestion)
+{
+	struct ns_rate_params p = rp;
+	struct ns_rate_obs o = calm;
+	struct ns_rate r;
+
+	ns_rate_init(&r, &p);
+	o.util = 0.95;
+	ck_assert(!ns_rate_step(&r, &p, &o, 0, false));
+	p.util_max = 0.9;
+	ck_assert(ns_rate_step(&r, &p, &o, 0, false));
+	o.util = 0.85;
+	ck_assert(!ns_rate_step(&r, &p, &o, 0, false));
+}
+END_TEST
+
 START_TEST(insensitive_cut_before_sensitive)
 {
 	struct ns_rate bulk, rr;
@@ -164,6 +180,7 @@ int main(void)
 
 	tcase_add_test(tc, cut_by_alpha_over_2_plus_c);
 	tcase_add_test(tc, ce_marks_are_congestion);
+	tcase_add_test(tc, phantom_queue_is_congestion);
 	tcase_add_test(tc, insensitive_cut_before_sensitive);
 	tcase_add_test(tc, recovers_additively);
 	tcase_add_test(tc, learns_and_separates);

@@ -2,8 +2,9 @@
 /*
  * Tests of the simulator (tools/sim): the link's latency model, the
  * scanner's arithmetic against a step-by-step scanner, page conservation
- * and capacity under every policy, the oracle against an exhaustive search
- * and against every policy, determinism, traces on disk, and a committed
+ * and capacity under every policy, INDIGO's gate promoting into a full
+ * local tier, the oracle against an exhaustive search and against every
+ * policy, determinism, traces on disk, and a committed
  * trace of a real program (tests/sim/traces, found via SIM_TEST_TRACES)
  * through every policy. Inputs are small so that valgrind runs fast.
  */
@@ -224,6 +225,39 @@ START_TEST(oracle_bounds_synthetic)
 
 			bound_all(&t, &p);
 		}
+	trace_free(&t);
+}
+END_TEST
+
+/*
+ * The INDIGO glue runs indigod's defaults, free_min_kib 0 among them: once
+ * local memory is full the gate keeps letting promotions through and the
+ * simulated kswapd (the same for every policy) makes room, as for TPP. A
+ * low watermark of one epoch at the default cap (305 pages here, more
+ * than the 100 local pages) would veto every promotion once the module
+ * leaves observe mode.
+ */
+START_TEST(gate_keeps_promoting_when_full)
+{
+	struct sim_params p = small_params(0.25, 0.5);
+	struct pol_cfg c = { .kind = POL_HEURISTIC };
+	struct pol_cfg tpp = { .kind = POL_TPP };
+	struct indigod_config host;
+	struct sim_result r, rt;
+	struct trace t;
+	uint32_t local;
+
+	config_defaults(&host);
+	ck_assert_uint_eq(host.policy.free_min_kib, 0);
+	ck_assert_int_eq(gen_trace(&t, GEN_PHASE, T_PAGES, 4 * T_RECS, 11), 0);
+	local = sim_local_pages(&p, t.npages);
+	run_audited(&t, &p, &c, &r);
+	run_audited(&t, &p, &tpp, &rt);
+	/* the hot set moves three times: each move is promoted and demoted */
+	ck_assert_uint_gt(r.demotions, 2 * local);
+	ck_assert_uint_gt(r.promotions, 3 * local);
+	/* the same kernel made room for TPP */
+	ck_assert_uint_gt(rt.demotions, 2 * local);
 	trace_free(&t);
 }
 END_TEST
@@ -497,6 +531,7 @@ static Suite *suite(void)
 	ADD(s, scan_arithmetic);
 	ADD_LOOP(s, oracle_bounds_synthetic, GEN_COUNT);
 	ADD(s, oracle_is_optimal);
+	ADD(s, gate_keeps_promoting_when_full);
 	ADD_LOOP(s, deterministic, POL_COUNT);
 	ADD(s, gen_shapes);
 	ADD(s, trace_files);

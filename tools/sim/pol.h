@@ -21,8 +21,9 @@
  *  bandit	INDIGO's online learner (LinUCB) through the same glue, with
  *		indigod's default reward (the cost model on the telemetry)
  *  bandit-progress  the same learner rewarded by the application's
- *		progress (indigod's reward.source = progress): accesses per
- *		second of the epoch, PROGRESS_SCALE of them worth 1
+ *		progress (indigod's reward.source = progress with its default
+ *		progress_scale 0): accesses per second of the epoch, as their
+ *		gain over their running mean, within [-1, 1]
  *
  * The oracle is not a plug-in: see oracle.h.
  */

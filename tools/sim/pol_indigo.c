@@ -17,13 +17,15 @@
  * reconfigures the glue, ctx_build makes the context, epoch_step scores
  * the last policy, teaches the learner and gives the next policy, which
  * goes into the gate. The heuristic is the glue with learner "heuristic";
- * the fixed policy asks for the same cap and watermark (costmodel.c) and
- * its one arm (actions.c) every epoch.
+ * the fixed policy asks for the same cap (costmodel.c) and watermark
+ * (free_min) and its one arm (actions.c) every epoch.
  *
- * Settings a host would configure: the module's burst_gap divided by
- * SIM_TIME_SCALE; the rate cap's share of the link sized so that one epoch
- * of capped promotions fits kswapd's reserve (so the glue's low watermark
- * never exceeds what kswapd keeps free); free_min 0.
+ * Settings: what a host runs. indigod's defaults for the rate cap's share
+ * of the link and for free_min (0: the module's gate never vetoes for low
+ * memory, and the kernel's own watermarks decide, as on a host); the
+ * module's burst_gap divided by SIM_TIME_SCALE. The simulated kernel
+ * (sim.c, promote()) is the same for every policy: a promotion into a
+ * nearly full local tier makes kswapd demote, as tiering mode does.
  */
 #include "pol.h"
 
@@ -38,7 +40,6 @@
 
 #define INDIGO_MAX_PAGES	65536	/* the module's max_pages default */
 #define INDIGO_FAR_NODE		1
-#define PROGRESS_SCALE		1e6	/* accesses/s worth a reward of 1 */
 
 struct indigo_sim {
 	int kind;
@@ -125,15 +126,12 @@ static void apply(struct indigo_sim *s, const struct act_policy *a)
 static int fixed_policy(struct indigo_sim *s, struct act_policy *a)
 {
 	uint32_t cap;
-	uint64_t wm;
 	int ret;
 
 	ret = cm_rate_cap(&s->ep.link, s->ep.rate_cap_share, &cap);
 	if (!ret)
-		ret = cm_low_watermark_kib(s->ep.free_min_kib, cap, s->ep.epoch_s,
-					   s->ep.link.page_bytes, &wm);
-	if (!ret)
-		ret = actions_policy(&s->grid, s->arm, cap, wm, a);
+		ret = actions_policy(&s->grid, s->arm, cap, s->ep.free_min_kib,
+				     a);
 	return ret;
 }
 
@@ -206,7 +204,12 @@ static int indigo_epoch(struct sim_policy *pol, const struct sim_view *v,
 	if (s->kind == POL_BANDIT_PROGRESS && dt_s > 0) {
 		fb.kind = EPOCH_FB_PROGRESS;
 		fb.progress = (double)(accesses - s->accesses_prev) / dt_s;
-		fb.progress_scale = PROGRESS_SCALE;
+		/*
+		 * indigod's default (reward.progress_scale = 0), what a host
+		 * runs: the gain over the running mean of progress, within
+		 * [-1, 1], with no scale to tune to the simulator's rates.
+		 */
+		fb.progress_scale = 0;
 	}
 	s->accesses_prev = accesses;
 	s->ctr_prev = ctr;
@@ -268,9 +271,8 @@ static int setup(struct indigo_sim *s, const struct pol_cfg *c,
 		 const struct sim_params *p, uint32_t npages, char *err,
 		 size_t errlen)
 {
-	double reserve = sim_kswapd_low(p, npages) * p->page_bytes;
+	struct indigod_config host;
 	struct bandit_params bp;
-	double share;
 	/* the module's default, or less for a small working set */
 	uint32_t size = indigo_table_size(npages < INDIGO_MAX_PAGES / 4 ?
 					  4 * npages : INDIGO_MAX_PAGES);
@@ -290,6 +292,7 @@ static int setup(struct indigo_sim *s, const struct pol_cfg *c,
 	indigo_policy_default(&s->ip);
 	s->ip.burst_gap = (uint32_t)(s->ip.burst_gap / SIM_TIME_SCALE);
 	s->avail_gbps = p->link.gbps * (1 - p->link.contention);
+	config_defaults(&host);
 	s->ep = (struct epoch_params){
 		.learner = c->kind >= POL_BANDIT ? CONFIG_LEARNER_LINUCB :
 						   CONFIG_LEARNER_HEURISTIC,
@@ -302,10 +305,10 @@ static int setup(struct indigo_sim *s, const struct pol_cfg *c,
 			.k_ns = p->k_ns,
 		},
 		.epoch_s = p->epoch_ns / 1e9,
-		.free_min_kib = 0,
+		/* indigod's defaults, as a host runs it */
+		.rate_cap_share = host.policy.rate_cap_share,
+		.free_min_kib = host.policy.free_min_kib,
 	};
-	share = reserve / (cm_gbps_to_bytes_per_s(p->link.gbps) * s->ep.epoch_s);
-	s->ep.rate_cap_share = share < 1 ? share : 1;
 	bandit_params_default(&bp);
 	bp.seed = p->seed;
 	ret = epoch_init(&s->es, &s->ep, &s->grid, &bp);

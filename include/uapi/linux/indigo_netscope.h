@@ -37,6 +37,9 @@ struct ns_cg_stats {
 	__s64 live_flows;		/* established, not yet closed */
 	__s64 bulk_flows;		/* live ones past NS_BULK_BYTES */
 	__u64 flows;			/* ever established */
+	__u64 segs_out;			/* segments sent, data and pure ACKs
+					 * alike: with delivered_bytes, what
+					 * the cgroup puts on the wire */
 	__u32 rtt_hist[NS_HIST_SLOTS];	/* slot i: RTT in [2^i, 2^(i+1)) us */
 };
 
@@ -82,6 +85,7 @@ struct ns_flow {
 	__u64 acked;			/* bytes_acked at the last callback */
 	__u32 retrans;			/* total_retrans at the last callback */
 	__u32 ce;			/* delivered_ce at the last callback */
+	__u32 segs_out;			/* segs_out at the last callback */
 	__u32 gen;			/* policy generation applied, 0: none */
 	__u16 live;			/* counted in live_flows */
 	__u16 bulk;			/* counted in bulk_flows */
