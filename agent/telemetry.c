@@ -205,6 +205,37 @@ static void feedback(struct daemon *d, struct epoch_feedback *fb)
 		read_progress(d, fb);
 }
 
+/*
+ * How long a promoted page stays local, for the cost-model reward: the
+ * configured residence, or (auto) what epoch_residence estimates it from:
+ * the local pages in use (@mem, NULL when unread) and the kernel's count
+ * of demotions. Pages freed in local memory also leave it, but no counter
+ * tells them apart per node; leaving them out errs towards a longer
+ * residence, which the estimate's upper bound limits.
+ */
+static void measure_residence(const struct indigod_config *cfg,
+			      const struct ctx_mem *mem,
+			      struct epoch_feedback *fb)
+{
+	static bool warned;
+	int ret;
+
+	fb->residence = cfg->reward.residence;
+	if (fb->residence > 0 || !mem)
+		return;
+	ret = ctx_read_vmstat_demoted(CTX_VMSTAT, &fb->out_total);
+	if (ret) {
+		if (!warned)
+			logmsg(LOG_INFO, "%s: no demotion counters (%s); reward credits one epoch of residence",
+			       CTX_VMSTAT, strerror(-ret));
+		warned = true;
+		return;
+	}
+	fb->have_out = true;
+	fb->local_used = (double)(mem->local_total - mem->local_free) * 1024 /
+			 CM_PAGE_BYTES_DEFAULT;
+}
+
 static void write_status(const struct daemon *d, const struct ctx_link *link)
 {
 	struct status_info si = {
@@ -274,6 +305,7 @@ void on_epoch(const struct modlink_epoch *m, void *arg)
 		       d->sysfs, strerror(-ret));
 		d->mem_warned = true;
 	}
+	measure_residence(&d->cfg, ret ? NULL : &mem, &fb);
 	ret = ctx_build(&e, ret ? NULL : &mem, &link, x);
 	if (!ret)
 		ret = epoch_step_fb(&d->es, &e, &fb, x, now_s(), &o);

@@ -2,7 +2,8 @@
 /*
  * Netscope's sock_ops program: per-flow state in socket storage, per-cgroup
  * aggregates (RTT EWMA, log2 histogram and minimum, delivered bytes,
- * segments sent, retransmits, CE marks, live flows), and the cgroup's policy applied to
+ * segments sent, request/response turns, retransmits, CE marks, live
+ * flows), and the cgroup's policy applied to
  * each flow when it is established and again at its first RTT callback
  * after the policy's generation changes.
  */
@@ -70,11 +71,27 @@ static __always_inline bool cc_is(const char *a, const char *b)
 	return true;
 }
 
+/* A paced flow's window clamp, in segments: see NS_CLAMP_QUEUE_US. */
+static __always_inline __u32 paced_clamp(__u64 share_Bps, __u32 rtt_min_us,
+					 __u32 mss)
+{
+	__u64 segs = NS_CLAMP_MIN;
+
+	if (mss)
+		segs = share_Bps * (rtt_min_us + NS_CLAMP_QUEUE_US) / 1000000 / mss + 1;
+	if (segs < NS_CLAMP_MIN)
+		segs = NS_CLAMP_MIN;
+	return segs < 0x7fffffff ? segs : 0x7fffffff;
+}
+
 static void apply_policy(struct bpf_sock_ops *skops, struct ns_flow *fl,
 			 const struct ns_cg_stats *st)
 {
+	/* context fields read once: see on_rtt() */
+	__u32 rtt_min = skops->rtt_min, mss = skops->mss_cache;
 	char cur[NS_CC_NAME_MAX] = {};
 	struct ns_policy *pol;
+	__u32 clamp;
 	int val;
 
 	pol = bpf_map_lookup_elem(&ns_policy, &fl->cgid);
@@ -96,10 +113,19 @@ static void apply_policy(struct bpf_sock_ops *skops, struct ns_flow *fl,
 		val = pol->rate_Bps / n;
 	}
 	bpf_setsockopt(skops, SOL_SOCKET, SO_MAX_PACING_RATE, &val, sizeof(val));
-	if (pol->cwnd_clamp) {
-		val = pol->cwnd_clamp;
+	/* from the start: the kernel does not shrink a window to a new clamp,
+	 * it only stops its growth (the initial window, 10, stays) */
+	clamp = pol->cwnd_clamp;
+	if (!clamp && pol->rate_Bps)
+		clamp = paced_clamp((__u32)val, rtt_min, mss);
+	/* a clamp no longer wanted is lifted (the kernel's default is ~0) */
+	if (!clamp && fl->clamp)
+		clamp = 0x7fffffff;
+	if (clamp && clamp != fl->clamp) {
+		val = clamp;
 		bpf_setsockopt(skops, SOL_TCP, TCP_BPF_SNDCWND_CLAMP, &val,
 			       sizeof(val));
+		fl->clamp = clamp == 0x7fffffff ? 0 : clamp;
 	}
 }
 
@@ -132,6 +158,10 @@ static void on_established(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 		   struct tcp_sock *tp)
 {
+	/* each context field read once, here: the verifier refuses a
+	 * context pointer that the compiler offsets to share a load */
+	__u64 acked = skops->bytes_acked;
+	__u32 in_flight = skops->packets_out;
 	struct ns_cg_stats *st;
 	struct ns_flow *fl;
 	__u32 rtt, v;
@@ -155,9 +185,12 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 		if (v && (!st->min_rtt_us || v < st->min_rtt_us))
 			st->min_rtt_us = v;
 	}
-	__sync_fetch_and_add(&st->delivered_bytes, skops->bytes_acked - fl->acked);
-	fl->acked = skops->bytes_acked;
-	if (!fl->bulk && fl->live && skops->bytes_acked >= NS_BULK_BYTES) {
+	/* the peer has all we sent: a request (or response) completed */
+	if (acked != fl->acked && !in_flight)
+		__sync_fetch_and_add(&st->turns, 1);
+	__sync_fetch_and_add(&st->delivered_bytes, acked - fl->acked);
+	fl->acked = acked;
+	if (!fl->bulk && fl->live && acked >= NS_BULK_BYTES) {
 		fl->bulk = 1;
 		__sync_fetch_and_add(&st->bulk_flows, 1);
 		fl->gen = 0;	/* its pacing is now a share: re-apply */

@@ -80,13 +80,14 @@ static void print_json(const struct row *r, int first)
 	json_str(r->path);
 	printf(",\"cgroup_id\":%llu,\"flows_live\":%lld,\"flows_bulk\":%lld,\"flows\":%llu,"
 	       "\"srtt_us\":%u,\"min_rtt_us\":%u,\"rtt_samples\":%llu,"
-	       "\"delivered_bytes\":%llu,\"segs_out\":%llu,\"retrans\":%llu,"
-	       "\"ce_marks\":%llu,\"rtt_hist_log2_us\":[",
+	       "\"delivered_bytes\":%llu,\"segs_out\":%llu,\"turns\":%llu,"
+	       "\"retrans\":%llu,\"ce_marks\":%llu,\"rtt_hist_log2_us\":[",
 	       (unsigned long long)r->cgid, (long long)r->st.live_flows,
 	       (long long)r->st.bulk_flows, (unsigned long long)r->st.flows, r->st.srtt_us, r->st.min_rtt_us,
 	       (unsigned long long)r->st.rtt_samples,
 	       (unsigned long long)r->st.delivered_bytes,
 	       (unsigned long long)r->st.segs_out,
+	       (unsigned long long)r->st.turns,
 	       (unsigned long long)r->st.retrans,
 	       (unsigned long long)r->st.ce_marks);
 	for (int i = 0; i < NS_HIST_SLOTS; i++)
@@ -94,11 +95,12 @@ static void print_json(const struct row *r, int first)
 	printf("]");
 	if (r->have_ctl)
 		printf(",\"sensitivity\":{\"mean\":%.3f,\"lo\":%.3f,\"hi\":%.3f,"
-		       "\"samples\":%u,\"trusted\":%s},\"alpha\":%.3f,"
-		       "\"rate_bps\":%llu",
+		       "\"samples\":%u,\"trusted\":%s,\"progress\":\"%s\"},"
+		       "\"alpha\":%.3f,\"rate_bps\":%llu",
 		       r->ctl.sens_milli / 1e3, r->ctl.sens_lo_milli / 1e3,
 		       r->ctl.sens_hi_milli / 1e3, r->ctl.samples,
 		       r->ctl.flags & NS_CTRL_TRUSTED ? "true" : "false",
+		       r->ctl.flags & NS_CTRL_BY_TURNS ? "turns" : "bytes",
 		       r->ctl.alpha_milli / 1e3,
 		       (unsigned long long)r->ctl.rate_Bps * 8);
 	if (r->have_pol) {

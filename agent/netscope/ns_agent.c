@@ -16,7 +16,7 @@ struct ns_ctl_app {
 	uint64_t cgid;
 	struct ns_app app;
 	bool have_prev;
-	uint64_t delivered, ce;		/* counters at the last interval */
+	uint64_t delivered, ce, turns;	/* counters at the last interval */
 	double units;			/* progress figure at the last interval */
 };
 
@@ -110,7 +110,8 @@ static int publish(struct ns_agent *a, struct ns_ctl_app *c)
 		.alpha_milli = c->app.rate.alpha * 1000,
 		.rate_Bps = c->app.rate.rate_Bps,
 		.samples = s->n,
-		.flags = c->app.trusted ? NS_CTRL_TRUSTED : 0,
+		.flags = (c->app.trusted ? NS_CTRL_TRUSTED : 0) |
+			 (c->app.by_turns ? NS_CTRL_BY_TURNS : 0),
 	};
 	int ret = ns_ctrl_put(&a->maps, c->cgid, &ctl);
 
@@ -162,11 +163,14 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 		obs.ce = st.ce_marks - c->ce;
 		obs.util = a->link_util;
 		obs.units = progress[0] ? units - c->units :
-			    (double)(st.delivered_bytes - c->delivered);
+			    ns_app_flow_units(&c->app, &a->o.params,
+					      st.delivered_bytes - c->delivered,
+					      st.turns - c->turns);
 		ns_app_step(&c->app, &a->o.params, &obs);
 	}
 	c->have_prev = true;
 	c->delivered = st.delivered_bytes;
+	c->turns = st.turns;
 	c->ce = st.ce_marks;
 	c->units = units;
 	ret = publish(a, c);

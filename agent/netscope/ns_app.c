@@ -8,11 +8,28 @@ void ns_app_init(struct ns_app *a, const struct ns_app_params *p,
 		 double known_c)
 {
 	a->known_c = known_c;
+	a->by_turns = false;
 	ns_blr_init(&a->blr, p->lambda, p->forget);
 	ns_rate_init(&a->rate, &p->rate);
 	ns_blr_slope(&a->blr, &a->slope);
 	a->trusted = false;
 	a->c = p->c_untrusted;
+}
+
+double ns_app_flow_units(struct ns_app *a, const struct ns_app_params *p,
+			 double bytes, double turns)
+{
+	bool rr = a->by_turns;
+
+	if (turns > 0 && bytes / turns < NS_TURN_BYTES_RR)
+		rr = true;
+	else if (bytes > 0 && (!turns || bytes / turns > NS_TURN_BYTES_BULK))
+		rr = false;
+	if (rr != a->by_turns) {
+		a->by_turns = rr;
+		ns_blr_init(&a->blr, p->lambda, p->forget);
+	}
+	return rr ? turns : bytes;
 }
 
 bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,

@@ -6,7 +6,8 @@
  * Sensitivity c is the slope of log progress time (seconds per unit of
  * progress) against log delay: 1 for a ping-pong, whose every turn waits a
  * round trip; 0 for a transfer limited elsewhere. A unit of progress is the
- * application's own figure when it has one, else a delivered byte. The
+ * application's own figure when it has one, else a request/response turn
+ * or a delivered byte, as its flows show (ns_agent.c). The
  * controller acts on c only once its credible interval is narrower than
  * max_width; until then the application counts as sensitive.
  */
@@ -41,7 +42,11 @@ struct ns_app {
 	bool trusted;			/* slope.hi - slope.lo <= max_width */
 	double c;			/* the sensitivity acted on */
 	double known_c;			/* NAN, or the operator's figure */
+	bool by_turns;			/* ns_app_flow_units counts turns */
 };
+
+#define NS_TURN_BYTES_RR	(32 << 10)	/* per turn, below: request/response */
+#define NS_TURN_BYTES_BULK	(128 << 10)	/* per turn, above: bulk */
 
 /* @known_c: NAN to estimate c, else the operator's figure, acted on as is
  * (the published Netscope fits c offline from past runs). */
@@ -51,5 +56,15 @@ void ns_app_init(struct ns_app *a, const struct ns_app_params *p,
  * interval was congested. */
 bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
 		 const struct ns_app_obs *o);
+/*
+ * Without a progress figure: the interval's progress from its flows' bytes
+ * and turns (ns_cg_stats.turns). A request/response application progresses
+ * by turns, a bulk one by bytes; which it is comes from the bytes per turn,
+ * with a margin either way so that it does not flip. On a change what was
+ * learnt of c is forgotten, its units being others; the rate loop carries
+ * on.
+ */
+double ns_app_flow_units(struct ns_app *a, const struct ns_app_params *p,
+			 double bytes, double turns);
 
 #endif /* INDIGO_NS_APP_H */

@@ -26,6 +26,7 @@
 #include <ini.h>
 
 #include "config.h"
+#include "epoch.h"	/* reward.residence's bounds */
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define SHOW_MAX	48	/* characters of a bad value quoted back */
@@ -34,6 +35,7 @@ enum ktype { K_U32, K_U64, K_DBL, K_ENUM, K_PATH };
 
 #define KF_EMPTY_OK	1	/* a path may be "" (feature off) */
 #define KF_LO_OPEN	2	/* a double must be above dmin, not equal */
+#define KF_AUTO		4	/* a double may be "auto", stored as 0 */
 
 struct key {
 	const char *section;
@@ -103,6 +105,7 @@ static const struct key keys[] = {
 	EKEY(reward, source, rewards, "costmodel"),
 	PKEY(reward, progress_path, KF_EMPTY_OK, ""),
 	DKEY(reward, progress_scale, 0, 0, 1e15, "0"),
+	DKEY(reward, residence, KF_AUTO, EPOCH_RES_MIN, EPOCH_RES_MAX, "auto"),
 	EKEY(netscope, enable, offon, "off"),
 	PKEY(netscope, cgroup, KF_EMPTY_OK, ""),
 	PKEY(netscope, apps, KF_EMPTY_OK, ""),
@@ -286,15 +289,21 @@ static int set_double(struct parse *ps, const struct key *k, const char *what,
 	double d;
 
 	show(s, sizeof(s), v);
+	if ((k->flags & KF_AUTO) && !strcmp(v, "auto")) {
+		d = 0;
+		memcpy((char *)&ps->cfg + k->off, &d, sizeof(d));
+		return 0;
+	}
 	errno = 0;
 	d = decimal_chars(v) ? strtod(v, &end) : NAN;
 	if (isnan(d) || *end)
-		return fail(ps, line, what, "\"%s\" is not a number", s);
+		return fail(ps, line, what, "\"%s\" is not a number%s", s,
+			    k->flags & KF_AUTO ? " or auto" : "");
 	lo_ok = k->flags & KF_LO_OPEN ? d > k->dmin : d >= k->dmin;
 	if (!isfinite(d) || !lo_ok || d > k->dmax)
-		return fail(ps, line, what, "%s is out of range %c%g, %g]", s,
+		return fail(ps, line, what, "%s is out of range %c%g, %g]%s", s,
 			    k->flags & KF_LO_OPEN ? '(' : '[', k->dmin,
-			    k->dmax);
+			    k->dmax, k->flags & KF_AUTO ? " (or auto)" : "");
 	memcpy((char *)&ps->cfg + k->off, &d, sizeof(d));
 	return 0;
 }

@@ -110,6 +110,7 @@ struct indigod_config {
 		int source;			/* enum config_reward */
 		char progress_path[CONFIG_PATH_MAX];	/* a counter */
 		double progress_scale;		/* progress/s worth 1; 0: auto */
+		double residence;		/* epochs, 1-64; 0: auto */
 	} reward;
 	struct {			/* see agent/netscope/ns_indigod.h */
 		int enable;			/* 0: off, 1: on */

@@ -231,6 +231,56 @@ int ctx_read_counter(const char *path, uint64_t *bytes)
 	return 0;
 }
 
+int ctx_parse_vmstat_demoted(const char *text, uint64_t *pages)
+{
+	static const char pfx[] = "pgdemote_";
+	unsigned long long v;
+	uint64_t sum = 0;
+	bool seen = false;
+	const char *l, *next;
+	char *end;
+
+	if (!text || !pages)
+		return -EINVAL;
+	for (l = text; l; l = next) {
+		next = strchr(l, '\n');
+		if (next)
+			next++;
+		if (strncmp(l, pfx, sizeof(pfx) - 1))
+			continue;
+		l += strcspn(l, " \n");
+		if (*l != ' ' || !isdigit((unsigned char)l[1]))
+			return -EINVAL;
+		errno = 0;
+		v = strtoull(l + 1, &end, 10);
+		if (errno || (*end && *end != '\n'))
+			return -EINVAL;
+		sum = sat_add(sum, v);
+		seen = true;
+	}
+	if (!seen)
+		return -ENOENT;
+	*pages = sum;
+	return 0;
+}
+
+int ctx_read_vmstat_demoted(const char *path, uint64_t *pages)
+{
+	char *buf;
+	int ret;
+
+	if (!path || !pages)
+		return -EINVAL;
+	buf = malloc(CTX_VMSTAT_MAX);
+	if (!buf)
+		return -ENOMEM;
+	ret = read_small(path, buf, CTX_VMSTAT_MAX);
+	if (!ret)
+		ret = ctx_parse_vmstat_demoted(buf, pages);
+	free(buf);
+	return ret;
+}
+
 int ctx_available_gbps(double capacity_gbps, uint64_t prev, uint64_t now,
 		       double dt_s, double *avail_gbps)
 {

@@ -123,6 +123,19 @@ int ctx_build(const struct ctx_epoch *e, const struct ctx_mem *mem,
  */
 int ctx_read_counter(const char *path, uint64_t *bytes);
 
+/*
+ * Pages demoted from local memory so far, all nodes: the sum of
+ * /proc/vmstat's pgdemote_* counters ("name value" lines; pgdemote_kswapd
+ * and pgdemote_direct since Linux 5.18, others added later), the running
+ * count the reward's residence estimate takes (epoch.h). -ENOENT when
+ * there is none (an older kernel), -EINVAL for a malformed one, -errno if
+ * the file cannot be read.
+ */
+#define CTX_VMSTAT	"/proc/vmstat"
+#define CTX_VMSTAT_MAX	65536	/* bytes read; 6.12's file is about 6 KiB */
+int ctx_parse_vmstat_demoted(const char *text, uint64_t *pages);
+int ctx_read_vmstat_demoted(const char *path, uint64_t *pages);
+
 #define CTX_AVAIL_FLOOR	0.01	/* share of the capacity always available */
 
 /*

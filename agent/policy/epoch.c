@@ -91,9 +91,46 @@ static int heuristic_arm(const struct epoch_state *s, double dt_s,
 	return 0;
 }
 
-/* The cost-model reward (s) of the last action given epoch @e. */
+double epoch_residence(struct epoch_state *s, const struct epoch_feedback *fb)
+{
+	double used, out;
+
+	if (fb->residence > 0)
+		return fb->residence;
+	if (!fb->have_out) {
+		/* a gap in the count: its next reading starts it afresh */
+		s->have_out_prev = false;
+	} else if (!s->have_out_prev || fb->out_total < s->out_prev) {
+		s->out_prev = fb->out_total;
+		s->have_out_prev = true;
+	} else {
+		used = fb->local_used;
+		out = (double)(fb->out_total - s->out_prev);
+		s->out_prev = fb->out_total;
+		if (!s->have_res_mean) {
+			s->used_mean = used;
+			s->out_mean = out;
+			s->have_res_mean = true;
+		} else {
+			s->used_mean += EPOCH_RES_EWMA * (used - s->used_mean);
+			s->out_mean += EPOCH_RES_EWMA * (out - s->out_mean);
+		}
+	}
+	if (!s->have_res_mean)
+		return EPOCH_RES_MIN;
+	/* nothing leaves: pages stay until the tier fills, as long as we credit */
+	if (!(s->out_mean > 0))
+		return EPOCH_RES_MAX;
+	return fmin(fmax(s->used_mean / s->out_mean, EPOCH_RES_MIN),
+		    EPOCH_RES_MAX);
+}
+
+/*
+ * The cost-model reward (s) of the last action given epoch @e, its
+ * promotions staying local for @local_s.
+ */
 static int telemetry_reward(const struct epoch_state *s,
-			    const struct ctx_epoch *e, double dt_s,
+			    const struct ctx_epoch *e, double local_s,
 			    double *reward)
 {
 	double rate_hz;
@@ -107,11 +144,16 @@ static int telemetry_reward(const struct epoch_state *s,
 						      s->last_pol.rate_min_mhz;
 	rate_hz = cm_mhz_to_hz(r);
 	return cm_epoch_reward(&s->p.link, rate_hz * (double)e->allowed,
-			       e->allowed, dt_s, reward);
+			       e->allowed, local_s, reward);
 }
 
 static bool feedback_ok(const struct epoch_feedback *fb)
 {
+	if (!isfinite(fb->residence) || fb->residence < 0 ||
+	    (fb->residence > 0 && (fb->residence < EPOCH_RES_MIN ||
+				   fb->residence > EPOCH_RES_MAX)) ||
+	    !isfinite(fb->local_used) || fb->local_used < 0)
+		return false;
 	switch (fb->kind) {
 	case EPOCH_FB_TELEMETRY:
 	case EPOCH_FB_NONE:
@@ -150,21 +192,21 @@ static double progress_reward(struct epoch_state *s,
 
 static int last_reward(struct epoch_state *s, const struct ctx_epoch *e,
 		       const struct epoch_feedback *fb, double dt_s,
-		       double *reward, double *learn)
+		       double res, double *reward, double *learn)
 {
 	int ret;
 
 	switch (fb->kind) {
 	case EPOCH_FB_PROMOTED:
 		ret = cm_epoch_reward(&s->p.link, fb->rate_sum_hz,
-				      fb->npromoted, dt_s, reward);
+				      fb->npromoted, res * dt_s, reward);
 		break;
 	case EPOCH_FB_PROGRESS:
 		*reward = progress_reward(s, fb);
 		*learn = *reward;
 		return 0;
 	default:
-		ret = telemetry_reward(s, e, dt_s, reward);
+		ret = telemetry_reward(s, e, res * dt_s, reward);
 		break;
 	}
 	*learn = *reward * 1000.0 / dt_s;
@@ -184,7 +226,7 @@ int epoch_step_fb(struct epoch_state *s, const struct ctx_epoch *e,
 	static const struct epoch_feedback telemetry = {
 		.kind = EPOCH_FB_TELEMETRY,
 	};
-	double dt_s, reward = 0.0, learn = 0.0, prop = 1.0;
+	double dt_s, res, reward = 0.0, learn = 0.0, prop = 1.0;
 	unsigned int arm, i;
 	uint32_t cap;
 	const char *by;
@@ -199,10 +241,12 @@ int epoch_step_fb(struct epoch_state *s, const struct ctx_epoch *e,
 			return -EINVAL;
 	dt_s = e->ms ? e->ms / 1000.0 : s->p.epoch_s;
 	memset(o, 0, sizeof(*o));
+	/* every step, so that the count of pages leaving has no gaps */
+	res = epoch_residence(s, fb);
 
 	/* 1-3: the previous decision's reward, update and record. */
 	if (s->have_last && fb->kind != EPOCH_FB_NONE) {
-		ret = last_reward(s, e, fb, dt_s, &reward, &learn);
+		ret = last_reward(s, e, fb, dt_s, res, &reward, &learn);
 		if (ret)
 			return ret;
 		if (s->b) {

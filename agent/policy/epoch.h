@@ -9,10 +9,20 @@
  *	npromoted = the far nodes' allowed promotions of the epoch, each
  *	assumed to have the access rate max(rate_p50, the arm's rate
  *	threshold) (the module reports quantiles, not each promoted page's
- *	rate), staying local for one epoch:
- *	   reward = cm_epoch_reward(link, npromoted * rate, npromoted, epoch)
+ *	rate), staying local for R epochs:
+ *	   reward = cm_epoch_reward(link, npromoted * rate, npromoted,
+ *				    R * epoch)
  *	in seconds of stall time (negative when promotions cost more than
- *	they save; 0 under the deny arm, which promotes nothing);
+ *	they save; 0 under the deny arm, which promotes nothing). R is the
+ *	operator's (reward.residence) or, by default, Little's law on the
+ *	local tier: pages in use / pages leaving it per epoch, both as
+ *	EWMAs of weight EPOCH_RES_EWMA, within [EPOCH_RES_MIN,
+ *	EPOCH_RES_MAX] (epoch_residence below). A promoted page is credited
+ *	with what it saves while it stays, not with one epoch of it: one
+ *	epoch is below the migration cost for all but the hottest pages, so
+ *	a learner would see every low threshold as a loss. Without a
+ *	measurement of the pages leaving (an old kernel without pgdemote_*
+ *	counters) R is one epoch;
  *	When the caller knows better (struct epoch_feedback), the reward is
  *	instead the cost model on the pages the agent itself promoted, with
  *	their own rates (executor "agent"), or the application's progress
@@ -53,6 +63,20 @@
 #define EPOCH_MODEL_VERSION	1
 #define EPOCH_WARMUP_DEFAULT	20
 #define EPOCH_PROG_EWMA		0.1	/* weight of the newest progress */
+/*
+ * Residence of a promoted page, in epochs. The estimate is a long-run
+ * average (Little's law), so both its inputs are smoothed over about ten
+ * epochs, as progress is. The bounds keep one misreading from dominating
+ * the learner: at least the epoch the page was promoted in; at most 64,
+ * where the break-even rate (about 0.05 accesses/s on indigod's default
+ * link, 1 s epochs) is already below the default grid's lowest threshold
+ * (0.1/s), so every arm's promotions are credited as paying and a longer
+ * credit would mostly magnify a reading taken while almost nothing leaves
+ * local memory (an idle host, a tier not yet full).
+ */
+#define EPOCH_RES_MIN		1.0
+#define EPOCH_RES_MAX		64.0
+#define EPOCH_RES_EWMA		0.1
 
 struct epoch_params {
 	int learner;			/* enum config_learner */
@@ -78,6 +102,11 @@ struct epoch_state {
 	struct act_policy last_pol;
 	double prog_mean;		/* progress/s, running mean (auto scale) */
 	bool have_prog_mean;
+	/* residence estimate (epoch_residence) */
+	uint64_t out_prev;		/* last running count of pages out */
+	bool have_out_prev;
+	double used_mean, out_mean;	/* pages in use, pages out per epoch */
+	bool have_res_mean;
 };
 
 struct epoch_out {
@@ -116,6 +145,18 @@ struct epoch_feedback {
 	double rate_sum_hz;		/*   their access rates, summed */
 	double progress;		/* EPOCH_FB_PROGRESS: units per second */
 	double progress_scale;		/*   units per second worth 1; 0: auto */
+	/*
+	 * EPOCH_FB_TELEMETRY and EPOCH_FB_PROMOTED: how long a promoted page
+	 * stays local. @residence > 0: that many epochs (the operator's
+	 * reward.residence, within [EPOCH_RES_MIN, EPOCH_RES_MAX]); 0:
+	 * estimated from the local tier, when @have_out says it was measured:
+	 * @out_total, a running count of pages that left it (demoted), and
+	 * @local_used, the pages in use in it now.
+	 */
+	double residence;
+	bool have_out;
+	uint64_t out_total;
+	double local_used;
 };
 
 /*
@@ -131,6 +172,17 @@ int epoch_step(struct epoch_state *s, const struct ctx_epoch *e,
 int epoch_step_fb(struct epoch_state *s, const struct ctx_epoch *e,
 		  const struct epoch_feedback *fb, const double *x, double ts,
 		  struct epoch_out *o);
+
+/*
+ * The residence (epochs) the reward of the last action credits given @fb:
+ * fb->residence when set, else Little's law on the EWMAs of the local
+ * pages in use and of the pages that left per epoch, which this call
+ * updates (the first measurement only starts the count; a count that went
+ * backwards starts it afresh), within [EPOCH_RES_MIN, EPOCH_RES_MAX], and
+ * EPOCH_RES_MIN until a count of pages leaving has been taken twice.
+ * epoch_step_fb calls it every step; exported for tests.
+ */
+double epoch_residence(struct epoch_state *s, const struct epoch_feedback *fb);
 
 /*
  * Changes the parameters (SIGHUP). The learner kind must stay the same

@@ -69,6 +69,8 @@ START_TEST(defaults)
 	ck_assert_int_eq(c.reward.source, CONFIG_REWARD_COSTMODEL);
 	ck_assert_str_eq(c.reward.progress_path, "");
 	ck_assert(c.reward.progress_scale == 0.0);
+	/* auto: estimated online (epoch.h), stored as 0 */
+	ck_assert(c.reward.residence == 0.0);
 	ck_assert_uint_eq(c.agent.netlink_rcvbuf, 4U << 20);
 
 	/* an empty file, or one of comments and empty sections: defaults */
@@ -108,7 +110,9 @@ START_TEST(every_key)
 		"warmup = 0\n"
 		"[policy]\n"
 		"rate_cap_share = 1 ; all of it\n"
-		"free_min_kib = 131072\n";
+		"free_min_kib = 131072\n"
+		"[reward]\n"
+		"residence = 12.5\n";
 	struct indigod_config c;
 
 	expect_ok(text, &c);
@@ -133,6 +137,7 @@ START_TEST(every_key)
 	ck_assert_uint_eq(c.bandit.warmup, 0);
 	ck_assert(c.policy.rate_cap_share == 1.0);
 	ck_assert_uint_eq(c.policy.free_min_kib, 131072);
+	ck_assert(c.reward.residence == 12.5);
 	ck_assert_str_eq(config_learner_name(c.agent.learner), "thompson");
 	ck_assert_str_eq(config_executor_name(c.agent.executor), "agent");
 	ck_assert_str_eq(config_link_source_name(c.link.source), "counter");
@@ -277,6 +282,17 @@ static const struct {
 	  "indigod.conf:2: source: source = progress needs a progress_path" },
 	{ "[reward]\nprogress_scale = -1\n",
 	  "indigod.conf:2: progress_scale: -1 is out of range [0, 1e+15]" },
+	/* residence: auto or 1-64 epochs; "auto" is no word for other keys */
+	{ "[reward]\nresidence = 0.5\n",
+	  "indigod.conf:2: residence: 0.5 is out of range [1, 64] (or auto)" },
+	{ "[reward]\nresidence = 65\n",
+	  "indigod.conf:2: residence: 65 is out of range [1, 64] (or auto)" },
+	{ "[reward]\nresidence = 0\n",
+	  "indigod.conf:2: residence: 0 is out of range [1, 64] (or auto)" },
+	{ "[reward]\nresidence = Auto\n",
+	  "indigod.conf:2: residence: \"Auto\" is not a number or auto" },
+	{ "[reward]\nprogress_scale = auto\n",
+	  "indigod.conf:2: progress_scale: \"auto\" is not a number" },
 	/* [gpu] is checked by agent/gpu/, reported the same way */
 	{ "[gpu]\nprobe_share = 0\n",
 	  "indigod.conf:2: probe_share: 0 is out of range (0, 1]" },
@@ -417,6 +433,12 @@ START_TEST(overrides)
 		err, sizeof(err)), 0);
 	ck_assert(c.link.far_latency_ns == 2000.0);
 	ck_assert(c.link.local_latency_ns == 1000.0);
+	/* a file's fixed residence back to auto */
+	expect_ok("[reward]\nresidence = 8\n", &d);
+	ck_assert(d.reward.residence == 8.0);
+	ck_assert_int_eq(config_apply_overrides(&d, (const char *[]){
+		"reward.residence=auto" }, 1, err, sizeof(err)), 0);
+	ck_assert(d.reward.residence == 0.0);
 }
 END_TEST
 

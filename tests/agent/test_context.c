@@ -257,6 +257,57 @@ START_TEST(counter_source)
 }
 END_TEST
 
+/* /proc/vmstat's demotion counters, summed: 6.12's four here */
+START_TEST(vmstat_demoted)
+{
+	static const char v612[] =
+		"nr_free_pages 3921\n"
+		"pgpromote_success 77\n"
+		"pgdemote_kswapd 1000\n"
+		"pgdemote_direct 20\n"
+		"pgdemote_khugepaged 3\n"
+		"pgdemote_proactive 0\n"
+		"pgsteal_kswapd 5\n";
+	char path[64];
+	uint64_t v = 7;
+	FILE *f;
+	int fd;
+
+	ck_assert_int_eq(ctx_parse_vmstat_demoted(v612, &v), 0);
+	ck_assert_uint_eq(v, 1023);
+	/* the last line without its newline */
+	ck_assert_int_eq(ctx_parse_vmstat_demoted("pgdemote_kswapd 9", &v), 0);
+	ck_assert_uint_eq(v, 9);
+	/* a kernel before 5.18: none, and @pages untouched */
+	ck_assert_int_eq(ctx_parse_vmstat_demoted("pgpromote_success 1\n"
+						  "pgsteal_direct 2\n", &v),
+			 -ENOENT);
+	ck_assert_int_eq(ctx_parse_vmstat_demoted("", &v), -ENOENT);
+	ck_assert_uint_eq(v, 9);
+	ck_assert_int_eq(ctx_parse_vmstat_demoted("pgdemote_kswapd x\n", &v),
+			 -EINVAL);
+	ck_assert_int_eq(ctx_parse_vmstat_demoted("pgdemote_kswapd -1\n", &v),
+			 -EINVAL);
+	ck_assert_int_eq(ctx_parse_vmstat_demoted("pgdemote_kswapd 12 3\n", &v),
+			 -EINVAL);
+	ck_assert_int_eq(ctx_parse_vmstat_demoted("pgdemote_kswapd\n", &v),
+			 -EINVAL);
+	ck_assert_int_eq(ctx_parse_vmstat_demoted(NULL, &v), -EINVAL);
+
+	snprintf(path, sizeof(path), "/tmp/indigo-vmstat-XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	f = fopen(path, "w");
+	fputs(v612, f);
+	fclose(f);
+	ck_assert_int_eq(ctx_read_vmstat_demoted(path, &v), 0);
+	ck_assert_uint_eq(v, 1023);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(ctx_read_vmstat_demoted(path, &v), -ENOENT);
+}
+END_TEST
+
 static Suite *context_suite(void)
 {
 	Suite *s = suite_create("context");
@@ -267,6 +318,7 @@ static Suite *context_suite(void)
 	tcase_add_test(tc, add_nodes);
 	tcase_add_test(tc, build_values);
 	tcase_add_test(tc, counter_source);
+	tcase_add_test(tc, vmstat_demoted);
 	suite_add_tcase(s, tc);
 	return s;
 }

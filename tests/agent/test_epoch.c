@@ -316,6 +316,106 @@ START_TEST(feedback_rewards)
 }
 END_TEST
 
+/*
+ * The residence the cost-model reward credits: fixed, or Little's law on
+ * the local tier's EWMAs. 100 promotions at p50 5000 mHz over a 1 s epoch
+ * save 100 * 5 * 800e-9 s per second local and cost 100 * 2.32768 us.
+ */
+static double ref_reward(double res)
+{
+	return 100 * 5 * 800e-9 * res - 100 * 2.32768e-6;
+}
+
+START_TEST(residence)
+{
+	struct epoch_params p = ref_params(CONFIG_LEARNER_LINUCB, 100);
+	struct ctx_epoch e = { .ms = 1000, .allowed = 100, .rate_p50 = 5000 };
+	struct epoch_feedback fb = { .kind = EPOCH_FB_TELEMETRY };
+	struct epoch_state s;
+	struct epoch_out o;
+	double x[CTX_DIM];
+
+	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), 0);
+	ctx(x, 0.0);
+	/* nothing measured: one epoch, as indigod credited before */
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 1.0, &o), 0);
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 2.0, &o), 0);
+	ck_assert_double_eq_tol(o.rec.reward, ref_reward(1), 1e-15);
+
+	/* the operator's: 8 epochs */
+	fb.residence = 8;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 3.0, &o), 0);
+	ck_assert_double_eq_tol(o.rec.reward, ref_reward(8), 1e-15);
+
+	/*
+	 * auto: the first count of pages out only starts it (one epoch);
+	 * then 1000 pages in use, 100 out per epoch: 10 epochs; then none
+	 * out: the EWMAs 1000 and 90, 11.1 epochs.
+	 */
+	fb.residence = 0;
+	fb.have_out = true;
+	fb.out_total = 5000;
+	fb.local_used = 1000;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 4.0, &o), 0);
+	ck_assert_double_eq_tol(o.rec.reward, ref_reward(1), 1e-15);
+	fb.out_total = 5100;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 5.0, &o), 0);
+	ck_assert_double_eq_tol(o.rec.reward, ref_reward(10), 1e-15);
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 6.0, &o), 0);
+	ck_assert_double_eq_tol(o.rec.reward, ref_reward(1000.0 / 90), 1e-12);
+	ck_assert_double_eq_tol(epoch_residence(&s, &fb), 1000.0 / 81, 1e-12);
+
+	/* a count that went back (reset) starts afresh, the means kept */
+	fb.out_total = 7;
+	ck_assert_double_eq_tol(epoch_residence(&s, &fb), 1000.0 / 81, 1e-12);
+	ck_assert_uint_eq(s.out_prev, 7);
+	/* a flood of demotions: at least one epoch */
+	fb.out_total = 7 + 1000000;
+	ck_assert_double_eq(epoch_residence(&s, &fb), EPOCH_RES_MIN);
+	/* the deny arm is still worth 0, however long pages stay */
+	s.last_pol.mode = ACT_MODE_DENY;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 7.0, &o), 0);
+	ck_assert_double_eq(o.rec.reward, 0.0);
+	epoch_free(&s);
+
+	/* nothing ever leaves: as long as is credited */
+	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), 0);
+	fb.out_total = 0;
+	ck_assert_double_eq(epoch_residence(&s, &fb), EPOCH_RES_MIN);
+	ck_assert_double_eq(epoch_residence(&s, &fb), EPOCH_RES_MAX);
+	/* a gap in the measurement: the next reading only restarts the count */
+	fb.have_out = false;
+	ck_assert_double_eq(epoch_residence(&s, &fb), EPOCH_RES_MAX);
+	ck_assert(!s.have_out_prev);
+	fb.have_out = true;
+	fb.out_total = 1000000;
+	ck_assert_double_eq(epoch_residence(&s, &fb), EPOCH_RES_MAX);
+
+	/* the agent executor's promotions are credited alike */
+	fb.kind = EPOCH_FB_PROMOTED;
+	fb.npromoted = 10;
+	fb.rate_sum_hz = 400;
+	fb.residence = 4;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 8.0, &o), 0);
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 9.0, &o), 0);
+	ck_assert_double_eq_tol(o.rec.reward,
+				400 * 800e-9 * 4 - 10 * 2.32768e-6, 1e-15);
+
+	/* out of range or not a number: rejected, nothing changes */
+	fb.residence = 0.5;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 10.0, &o), -EINVAL);
+	fb.residence = EPOCH_RES_MAX + 1;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 10.0, &o), -EINVAL);
+	fb.residence = NAN;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 10.0, &o), -EINVAL);
+	fb.residence = 0;
+	fb.local_used = -1;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 10.0, &o), -EINVAL);
+	ck_assert_uint_eq(s.decisions, 2);
+	epoch_free(&s);
+}
+END_TEST
+
 START_TEST(thompson_propensity)
 {
 	struct epoch_params p = ref_params(CONFIG_LEARNER_THOMPSON, 0);
@@ -415,6 +515,7 @@ static Suite *epoch_suite(void)
 	tcase_add_test(tc, learner_takes_over);
 	tcase_add_test(tc, watermark_is_the_floor);
 	tcase_add_test(tc, feedback_rewards);
+	tcase_add_test(tc, residence);
 	tcase_add_test(tc, thompson_propensity);
 	tcase_add_test(tc, model_files);
 	suite_add_tcase(s, tc);

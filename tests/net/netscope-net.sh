@@ -4,8 +4,10 @@
 # Netscope on the host, with real TCP flows between two network namespaces
 # across a tbf bottleneck (tests/net/netscope-lib.sh). Checks:
 #   1. maps pinned under /sys/fs/bpf/indigo with BTF (bpftool names fields)
-#   2. a flow's cgroup shows RTT aggregates and flow counts
-#   3. a pacing rate set in the policy holds a bulk flow within +-15 %
+#   2. a flow's cgroup shows RTT aggregates and flow counts; a request/
+#      response flow counts turns, and its progress is counted in them
+#   3. a pacing rate set in the policy holds a bulk flow within +-15 %,
+#      its window clamped near its share's bandwidth-delay product
 #   4. ss -ti shows the congestion control the policy chose
 #   5. the "netscope" CC registers, carries a transfer, and unregisters
 #   6. a restarted agent keeps the pinned state; after kill -9 the next
@@ -13,7 +15,8 @@
 #   7. under induced congestion the controller cuts an insensitive cgroup's
 #      rate before a sensitive one's
 #   8. indigod runs all this from its [netscope] config section
-# Needs root, iperf3, jq, bpftool. Everything it made goes on exit.
+# Needs root, iperf3, redis-server, redis-benchmark, jq, bpftool.
+# Everything it made goes on exit.
 set -euo pipefail
 
 B=${B:-build}
@@ -66,6 +69,12 @@ flow_ccs() {
 		awk '{print $(NF-1)}' | sort -u
 }
 
+# the largest congestion window among A's established flows to B's port 5201
+flow_cwnd() {
+	ip netns exec "$NS_A" ss -tin state established "dport = :5201" |
+		grep -oE 'cwnd:[0-9]+' | cut -d: -f2 | sort -n | tail -1
+}
+
 pass() { say "ok: $*"; }
 
 # server PORT: a one-shot iperf3 server in B, returning once it listens
@@ -107,6 +116,27 @@ sleep 0.3
 [ "$(ns_json_get "$BULK" .flows_live)" -eq 0 ] || die "flows still live after iperf3 ended"
 [ "$(ns_json_get "$RR" .flows)" = null ] || die "idle cgroup has aggregates"
 pass "aggregates: $(ns_json_get "$BULK" .flows) flows, srtt $(ns_json_get "$BULK" .srtt_us) us, min $(ns_json_get "$BULK" .min_rtt_us) us, $sent bytes at $(jq -n "$bps/1e6|floor") Mbit/s"
+# a bulk flow rarely drains; a request/response one after every request,
+# and the controller then counts its progress in turns
+turns_bulk=$(ns_json_get "$BULK" .turns)
+jq -e -n "$turns_bulk * 20 < $segs" >/dev/null || die "bulk: $turns_bulk turns in $segs segments"
+stop_agent
+start_agent --app "$RR" --interval-ms 100 --no-cc
+ns_bg ip netns exec "$NS_B" redis-server --bind "$NS_IP_B" --port 6379 --save "" \
+	--appendonly no --protected-mode no --loglevel warning >/dev/null
+for _ in $(seq 50); do
+	ip netns exec "$NS_B" ss -ltnH "sport = :6379" | grep -q . && break
+	sleep 0.05
+done
+ns_in "$RR" "$NS_A" redis-benchmark -h "$NS_IP_B" -p 6379 -c 1 -n 20000 -t get -q >/dev/null
+turns=$(ns_json_get "$RR" .turns)
+((turns >= 18000)) || die "request/response: $turns turns for 20000 requests"
+progress=$(ns_json_get "$RR" .sensitivity.progress)
+[ "$progress" = turns ] || die "request/response progress counted in $progress"
+pass "turns: bulk $turns_bulk in $segs segments, request/response $turns for 20000 requests, its progress in turns"
+stop_agent
+"$INDIGOCTL" netscope clear "$RR"
+start_agent --observe
 
 # --- 3, 4: pacing and CC by policy. iperf3's control connection stays
 # small, so its data flow is the cgroup's one bulk flow: all of the rate.
@@ -115,6 +145,7 @@ server 5201
 bulk "$BULK" 5 >"$LOG.bps" &
 sleep 2
 ccs=$(flow_ccs)
+cwnd=$(flow_cwnd)
 wait $!
 bps=$(cat "$LOG.bps")
 rm -f "$LOG.bps"
@@ -123,6 +154,10 @@ pass "ss -ti shows the policy's CC: $ccs"
 jq -e -n "$bps > 40e6 * 0.85 and $bps < 40e6 * 1.15" >/dev/null ||
 	die "paced flow at $bps bit/s, policy 40 Mbit/s"
 pass "pacing: $(jq -n "$bps/1e6*10|floor/10") Mbit/s for a 40 Mbit/s policy"
+# 5 MB/s over a least RTT of microseconds plus 250 us: the floor of 4; a
+# clamp stops growth but leaves the initial window (10) as it is
+((cwnd <= 10)) || die "paced flow's window $cwnd, clamp 4 (initial window 10)"
+pass "paced flow's window held to $cwnd segments"
 
 # --- 5: the netscope CC carries a transfer
 grep -q "cc netscope" "$LOG" || die "netscope CC not registered: $(cat "$LOG")"

@@ -66,6 +66,34 @@ START_TEST(phantom_queue_is_congestion)
 }
 END_TEST
 
+START_TEST(turns_or_bytes)
+{
+	struct ns_app a;
+	int i;
+
+	ns_app_init(&a, &ap, NAN);
+	ck_assert_double_eq(ns_app_flow_units(&a, &ap, 8e6, 2), 8e6);
+	ck_assert(!a.by_turns);
+	for (i = 0; i < 20; i++)
+		ns_app_step(&a, &ap, &(struct ns_app_obs){ .dt_s = 0.1,
+			    .delay_us = 100 + i * 50, .base_us = 100, .units = 1e6 });
+	ck_assert_double_gt(a.slope.n, 10);
+	/* 100 bytes a turn: request/response, and a fresh regression */
+	ck_assert_double_eq(ns_app_flow_units(&a, &ap, 1e5, 1000), 1000);
+	ck_assert(a.by_turns);
+	ns_app_step(&a, &ap, &(struct ns_app_obs){ .dt_s = 0.1, .delay_us = 100,
+		    .base_us = 100, .units = 1000 });
+	ck_assert_double_eq_tol(a.slope.n, 1, 1e-9);
+	/* in the margin, and idle: it stays */
+	ck_assert_double_eq(ns_app_flow_units(&a, &ap, 64e3, 1), 1);
+	ck_assert_double_eq(ns_app_flow_units(&a, &ap, 0, 0), 0);
+	ck_assert(a.by_turns);
+	/* a transfer that never drains: bytes again */
+	ck_assert_double_eq(ns_app_flow_units(&a, &ap, 5e6, 0), 5e6);
+	ck_assert(!a.by_turns);
+}
+END_TEST
+
 START_TEST(insensitive_cut_before_sensitive)
 {
 	struct ns_rate bulk, rr;
@@ -181,6 +209,7 @@ int main(void)
 	tcase_add_test(tc, cut_by_alpha_over_2_plus_c);
 	tcase_add_test(tc, ce_marks_are_congestion);
 	tcase_add_test(tc, phantom_queue_is_congestion);
+	tcase_add_test(tc, turns_or_bytes);
 	tcase_add_test(tc, insensitive_cut_before_sensitive);
 	tcase_add_test(tc, recovers_additively);
 	tcase_add_test(tc, learns_and_separates);

@@ -4,10 +4,16 @@
 #
 # Two network namespaces across a tbf bottleneck (100 Mbit/s, 1 MB buffer:
 # 80 ms of queue when full; tests/net/netscope-lib.sh). The delay-sensitive
-# application is Debian's redis-server, driven by redis-benchmark (GET,
-# 10 connections) from its own cgroup; the congestor is iperf3 bulk traffic
-# from another cgroup. Each round runs each application alone (CUBIC), then
-# both together under each configuration, all in this one run:
+# application is Debian's redis-server, driven by redis-benchmark (GET)
+# from its own cgroup: CLIENTS - 1 connections loop for as long as a row
+# lasts, so that redis is a steady load the controller sees, and one more
+# connection measures REQUESTS requests' latency once the row has run 3 s
+# (the controller's 100 ms intervals would not even see a burst of a few
+# thousand requests, which redis serves in a tenth of a second). The
+# congestor is iperf3 bulk traffic from another cgroup; its throughput is
+# its cgroup's delivered bytes (Netscope's counters) over the measurement.
+# Each round runs each application alone (CUBIC), then both together under
+# each configuration, all in this one run:
 #   cubic     every flow on CUBIC
 #   bbr       every flow on BBR
 #   netscope  indigo-netscope controlling both cgroups (delay sensitivity
@@ -30,8 +36,7 @@
 # times in some runs.
 #
 # Usage: tools/bench/netscope.sh   (root; writes tools/bench/results/netscope.md)
-# Env:   ROUNDS, REQUESTS (redis-benchmark -n, 4000), CLIENTS (-c, 10),
-#        BULK_S (14),
+# Env:   ROUNDS, REQUESTS (the measuring connection's, 2000), CLIENTS (10),
 #        NS_ARGS (more indigo-netscope options for the netscope row)
 set -euo pipefail
 
@@ -40,8 +45,7 @@ B=$top/build
 INDIGOCTL=$B/indigoctl
 out=$top/tools/bench/results/netscope.md
 rounds=${ROUNDS:-3}
-requests=${REQUESTS:-4000}
-bulk_s=${BULK_S:-14}
+requests=${REQUESTS:-2000}
 clients=${CLIENTS:-10}
 PIN_R=()
 PIN_B=()
@@ -54,9 +58,11 @@ NS_TAG=bn$$
 . "$top/tests/net/netscope-lib.sh"
 
 AGENT=
+LOAD=()
 work=$(mktemp -d)
 cleanup() {
 	[ -z "$AGENT" ] || { kill "$AGENT" 2>/dev/null; wait "$AGENT" 2>/dev/null || true; }
+	stop_load
 	ns_cleanup
 	rm -rf "$work"
 }
@@ -85,23 +91,51 @@ set_cc() {
 	"$INDIGOCTL" netscope set "$BC" cc="$1" rate_mbit=0
 }
 
-# prints "p50_ms p99_ms" of GETs
-redis() {
-	ns_in "$RC" "$NS_A" "${PIN_R[@]}" redis-benchmark -h "$NS_IP_B" -p 6379 -n "$requests" \
-		-c "$clients" -t get -d 100 --precision 3 --csv |
-		awk -F, '/^"GET"/ { gsub(/"/, ""); print $5, $7 }'
+# start_load [BULK_SERVER]: redis's looping connections, and the bulk
+# transfer to BULK_SERVER (none: no bulk); stop_load ends both
+start_load() {
+	ns_in "$RC" "$NS_A" "${PIN_R[@]}" redis-benchmark -h "$NS_IP_B" -p 6379 \
+		-c $((clients - 1)) -l -t get -d 100 -q >/dev/null 2>&1 &
+	LOAD+=($!)
+	if [ -n "${1:-}" ]; then
+		ns_in "$BC" "$NS_A" "${PIN_B[@]}" iperf3 -c "$1" -p 5201 -t 600 >/dev/null 2>&1 &
+		LOAD+=($!)
+	fi
+}
+# by cgroup: $! is the subshell around ns_in, not the program
+stop_load() {
+	local p
+	[ -n "${RC:-}" ] || return 0
+	for p in $(cat "$RC/cgroup.procs" "$BC/cgroup.procs"); do
+		kill "$p" 2>/dev/null || true
+	done
+	for p in "${LOAD[@]}"; do
+		wait "$p" 2>/dev/null || true
+	done
+	LOAD=()
 }
 
-# bulk SECS [SERVER]: prints the sender's bit/s
-bulk() {
-	ns_in "$BC" "$NS_A" "${PIN_B[@]}" iperf3 -c "${2:-$NS_IP_B}" -p 5201 -t "$1" -J |
-		jq '.end.sum_sent.bits_per_second'
+# prints "p50_ms p99_ms" of the measuring connection's GETs
+redis() {
+	ns_in "$RC" "$NS_A" "${PIN_R[@]}" redis-benchmark -h "$NS_IP_B" -p 6379 -n "$requests" \
+		-c 1 -t get -d 100 --precision 3 --csv |
+		awk -F, '/^"GET"/ { gsub(/"/, ""); print $5, $7 }'
 }
 
 # bytes the bottleneck has sent so far
 tbf_sent() {
 	tc -n "$NS_A" -s qdisc show dev "va-$NS_TAG" | awk '$1 == "Sent" { print $2; exit }'
 }
+
+# bytes the bulk cgroup's flows have delivered so far
+bulk_bytes() {
+	local b
+	b=$(ns_json_get "$BC" .delivered_bytes)
+	[ "$b" = null ] && b=0
+	echo "$b"
+}
+
+now() { date +%s.%N; }
 
 # prints the p99 in ms of 400 echoes, 5 ms apart, through the bottleneck
 echo_p99() {
@@ -110,17 +144,37 @@ echo_p99() {
 		awk '{ v[NR] = $1 } END { print v[int(NR * 0.99)] }'
 }
 
-# together: bulk for bulk_s seconds with redis starting 2 s in, then the
-# echoes; prints "p50 p99 bulk_bps echo_p99"
-together() {
-	bulk "$bulk_s" "$@" >"$work/bps" &
+# measure [BULK_SERVER]: one row; prints "p50 p99 bulk_bps echo_p99
+# redis_bps", the last being what the bottleneck carried over the
+# measurement less the bulk's delivered bytes (the redis share, alone)
+measure() {
+	local p50 p99 b0 b1 s0 s1 t0 t1 e99
+	start_load "$@"
+	sleep 3
+	b0=$(bulk_bytes)
+	s0=$(tbf_sent)
+	t0=$(now)
+	read -r p50 p99 < <(redis)
+	e99=$(echo_p99)
+	b1=$(bulk_bytes)
+	s1=$(tbf_sent)
+	t1=$(now)
+	stop_load
+	echo "$p50 $p99 $(jq -n "($b1 - $b0) * 8 / ($t1 - $t0)") $e99" \
+		"$(jq -n "($s1 - $s0) * 8 / ($t1 - $t0)")"
+}
+
+# the bulk alone: its delivered bytes over 4 s, after 2 s
+bulk_alone() {
+	local b0 t0
+	ns_in "$BC" "$NS_A" "${PIN_B[@]}" iperf3 -c "$NS_IP_B" -p 5201 -t 7 >/dev/null 2>&1 &
 	local p=$!
 	sleep 2
-	local lat e99
-	lat=$(redis)
-	e99=$(echo_p99)
-	wait $p
-	echo "$lat $(cat "$work/bps") $e99"
+	b0=$(bulk_bytes)
+	t0=$(now)
+	sleep 4
+	jq -n "($(bulk_bytes) - $b0) * 8 / ($(now) - $t0)"
+	wait $p || true
 }
 
 # start_netscope [ARGS]: the controller with ARGS, or measuring only
@@ -147,12 +201,8 @@ for r in $(seq "$rounds"); do
 	stop_netscope
 	start_netscope --observe
 	set_cc cubic
-	b0=$(tbf_sent)
-	t0=$(date +%s.%N)
-	read -r p50 p99 < <(redis)
-	rbps=$(jq -n "($(tbf_sent) - $b0) * 8 / ($(date +%s.%N) - $t0)")
-	e99=$(echo_p99)
-	bps=$(bulk 6)
+	read -r p50 p99 _ e99 rbps < <(measure)
+	bps=$(bulk_alone)
 	echo "round $r alone: redis p50 $p50 ms p99 $p99 ms, $(jq -n "$rbps/1e6|floor") Mbit/s on the bottleneck; bulk $(jq -n "$bps/1e6|floor") Mbit/s; echo p99 $e99 ms"
 	echo "alone $p50 $p99 $bps $e99 $rbps" >>"$work/rows"
 	for conf in cubic bbr netscope apart; do
@@ -166,9 +216,9 @@ for r in $(seq "$rounds"); do
 			start_netscope --observe
 			set_cc "${conf/apart/cubic}"
 		fi
-		srv=()
-		[ "$conf" != apart ] || srv=(198.18.0.6)
-		read -r p50 p99 bps e99 < <(together "${srv[@]}")
+		srv=$NS_IP_B
+		[ "$conf" != apart ] || srv=198.18.0.6
+		read -r p50 p99 bps e99 _ < <(measure "$srv")
 		echo "round $r $conf: redis p50 $p50 ms p99 $p99 ms; bulk $(jq -n "$bps/1e6|floor") Mbit/s; echo p99 $e99 ms"
 		echo "$conf $p50 $p99 $bps $e99" >>"$work/rows"
 	done
@@ -205,8 +255,10 @@ nbps=$(med netscope 4)
 	echo "Measured $(date -u +%Y-%m-%d) on the development machine (2 shared cores,"
 	echo "kernel $(uname -r)). Two network namespaces across a tbf bottleneck of"
 	echo "100 Mbit/s with a 1 MB buffer. Sensitive: redis-server driven by"
-	echo "redis-benchmark (GET, $clients connections, $requests requests); congestor: iperf3"
-	echo "bulk for ${bulk_s} s from another cgroup, redis starting 2 s into it. CUBIC and"
+	echo "redis-benchmark (GET, $((clients - 1)) connections looping throughout, one more"
+	echo "measuring $requests requests 3 s into each row); congestor: iperf3 bulk from"
+	echo "another cgroup, its throughput from its cgroup's delivered bytes over the"
+	echo "measurement. CUBIC and"
 	echo "BBR are set per flow through Netscope's policy map (sock_ops, no"
 	echo "controller); the netscope row runs the controller: indigo-netscope"
 	echo "--capacity-mbit 100 --floor-mbit 20 --interval-ms 100${NS_ARGS:+ $NS_ARGS}, both"
@@ -218,8 +270,8 @@ nbps=$(med netscope 4)
 		echo "in every row."
 	fi
 	echo "Echo p99: 400 ICMP echoes 5 ms apart through the same bottleneck after"
-	echo "redis finishes, bulk still running: the bottleneck's queue without redis's"
-	echo "own processing."
+	echo "the measuring connection finishes, everything else still running: the"
+	echo "bottleneck's queue without redis's own processing."
 	echo
 	echo "| config | p50 ms | p99 ms | p50 / alone | p99 / alone | bulk Mbit/s | bulk / alone | echo p99 ms | echo p99 / alone |"
 	echo "|---|---|---|---|---|---|---|---|---|"

@@ -3,8 +3,12 @@
  * indigo-sim: the trace-driven far-memory simulator (README.md here).
  *
  *   indigo-sim gen KIND OUT [-p PAGES] [-n RECORDS] [-s SEED]
- *   indigo-sim run TRACE [-P POLICY] [-a ARM] [-m MODEL] [HOST OPTIONS]
- *   indigo-sim train TRACE MODEL [-m MODEL_IN] [HOST OPTIONS]
+ *   indigo-sim run TRACE [-P POLICY] [-a ARM] [-m MODEL] [-L RESIDENCE]
+ *		[HOST OPTIONS]
+ *   indigo-sim train TRACE MODEL [-m MODEL_IN] [-L RESIDENCE] [HOST OPTIONS]
+ *
+ * -L: the bandits' reward.residence in epochs (1-64); default auto, as
+ * indigod's.
  *   indigo-sim table OUTDIR [-p PAGES] [-n RECORDS] [-R REPEAT] [-T THREADS]
  *		[REAL.trace...]
  *
@@ -30,8 +34,8 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: indigo-sim gen KIND OUT [-p PAGES] [-n RECORDS] [-s SEED]\n"
-		"       indigo-sim run TRACE [-P POLICY] [-a ARM] [-m MODEL] [host options]\n"
-		"       indigo-sim train TRACE MODEL [-m MODEL_IN] [host options]\n"
+		"       indigo-sim run TRACE [-P POLICY] [-a ARM] [-m MODEL] [-L RESIDENCE] [host options]\n"
+		"       indigo-sim train TRACE MODEL [-m MODEL_IN] [-L RESIDENCE] [host options]\n"
 		"       indigo-sim table OUTDIR [-p PAGES] [-n RECORDS] [-R REPEAT] [-T THREADS] [REAL.trace...]\n"
 		"host options: -f LOCAL_FRACTION -c CONTENTION -r REPEAT -x (CXL link) -s SEED\n"
 		"              -g PAGE_BYTES -k K_NS -S SCAN_PERIOD_MS -E EPOCH_MS -T THREADS\n"
@@ -59,7 +63,7 @@ static int parse(int argc, char **argv, struct args *a)
 	a->npages = 65536;
 	a->n = 8000000;
 	a->real_repeat = 16;
-	while ((o = getopt(argc, argv, "p:n:s:P:a:m:f:c:r:R:xg:k:S:E:T:K:")) != -1) {
+	while ((o = getopt(argc, argv, "p:n:s:P:a:m:f:c:r:R:xg:k:S:E:T:K:L:")) != -1) {
 		switch (o) {
 		case 'p': a->npages = (uint32_t)strtoul(optarg, NULL, 0); break;
 		case 'n': a->n = strtoull(optarg, NULL, 0); break;
@@ -80,6 +84,7 @@ static int parse(int argc, char **argv, struct args *a)
 		case 'k': a->p.k_ns = strtod(optarg, NULL); break;
 		case 'S': a->p.scan_period_ns = strtod(optarg, NULL) * 1e6; break;
 		case 'E': a->p.epoch_ns = strtod(optarg, NULL) * 1e6; break;
+		case 'L': a->c.residence = strtod(optarg, NULL); break;
 		case 'R': a->real_repeat = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'x': {
 			double c = a->p.link.contention;

@@ -69,6 +69,7 @@ struct pol_cfg {
 	const char *model_in;		/* bandits: warm start from this model */
 	const char *model_out;		/* bandits: save the model here at the end */
 	struct pol_log *log;		/* INDIGO kinds: per-epoch record, or NULL */
+	double residence;		/* bandits: reward.residence, 0: auto */
 };
 
 /* "none", "tpp", ...; NULL for a bad kind. */

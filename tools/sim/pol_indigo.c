@@ -61,6 +61,7 @@ struct indigo_sim {
 	double avail_gbps;
 	struct epoch_state es;
 	struct epoch_params ep;
+	double residence;		/* reward.residence, 0: auto */
 	struct act_grid grid;
 	unsigned int cur_arm;
 };
@@ -190,7 +191,18 @@ static int indigo_epoch(struct sim_policy *pol, const struct sim_view *v,
 		       (uint64_t)(lp->contention * link_bytes_per_ns(lp) * now_ns);
 	struct ctx_link cl = { .far_ns = lp->far_ns, .local_ns = lp->local_ns };
 	uint64_t accesses = v->res->local_hits + v->res->far_accesses;
-	struct epoch_feedback fb = { .kind = EPOCH_FB_TELEMETRY };
+	/*
+	 * The reward's residence as indigod measures it: local pages in use
+	 * and the kernel's running count of demotions (/proc/vmstat's
+	 * pgdemote_*); the simulated host frees no pages.
+	 */
+	struct epoch_feedback fb = {
+		.kind = EPOCH_FB_TELEMETRY,
+		.residence = s->residence,
+		.have_out = true,
+		.out_total = v->res->demotions,
+		.local_used = v->local_used,
+	};
 	double dt_s = (now_ns - s->ctr_at) / 1e9;
 	struct act_policy a;
 	struct epoch_out o;
@@ -284,6 +296,11 @@ static int setup(struct indigo_sim *s, const struct pol_cfg *c,
 	s->log = c->log;
 	pol_grid(&s->grid);
 	if (c->kind == POL_FIXED && c->arm >= actions_count(&s->grid))
+		return -EINVAL;
+	/* indigod's reward.residence: auto (0) or epochs within its range */
+	s->residence = c->residence;
+	if (s->residence != 0 && !(s->residence >= EPOCH_RES_MIN &&
+				   s->residence <= EPOCH_RES_MAX))
 		return -EINVAL;
 	s->slots = malloc(size * sizeof(*s->slots));
 	if (!s->slots)

@@ -25,6 +25,10 @@
 #define NS_CC_NAME		"netscope"
 #define NS_BULK_BYTES		(1 << 20)	/* a flow that sent this much
 						 * shares the cgroup's rate */
+#define NS_CLAMP_QUEUE_US	250	/* a paced flow's window: its pacing
+					 * rate over its least RTT plus this
+					 * much, */
+#define NS_CLAMP_MIN		4	/* and at least this many segments */
 
 /* Per-cgroup aggregates over its TCP flows (the sending side's view). */
 struct ns_cg_stats {
@@ -40,6 +44,10 @@ struct ns_cg_stats {
 	__u64 segs_out;			/* segments sent, data and pure ACKs
 					 * alike: with delivered_bytes, what
 					 * the cgroup puts on the wire */
+	__u64 turns;			/* ACKs of new data that left nothing
+					 * in flight: the requests (or
+					 * responses) a request/response flow
+					 * completed; rare for a bulk flow */
 	__u32 rtt_hist[NS_HIST_SLOTS];	/* slot i: RTT in [2^i, 2^(i+1)) us */
 };
 
@@ -57,7 +65,14 @@ struct ns_policy {
 					 * SO_MAX_PACING_RATE (a flow is paced
 					 * at its share once it is bulk, at the
 					 * whole rate before); 0: unpaced */
-	__u32 cwnd_clamp;		/* segments; 0: no clamp */
+	__u32 cwnd_clamp;		/* segments; 0: a paced flow's
+					 * window is held to its pacing
+					 * rate's bandwidth-delay product (see
+					 * NS_CLAMP_QUEUE_US): pacing spaces
+					 * sends, but at a low RTT TCP still
+					 * sends up to 64 KB at once (TSO
+					 * autosizing), which the bottleneck
+					 * queues in front of everyone */
 	__u32 sens_milli;		/* delay sensitivity c * 1000, for the
 					 * netscope CC; 0: treated as 1 */
 	__u32 flags;			/* NS_POLICY_* */
@@ -67,6 +82,8 @@ struct ns_policy {
 
 /* ns_ctrl.flags */
 #define NS_CTRL_TRUSTED		0x1	/* the interval was narrow enough */
+#define NS_CTRL_BY_TURNS	0x2	/* progress is counted in turns, not
+					 * in delivered bytes (no figure) */
 
 /* The controller's state per cgroup, published for indigoctl. */
 struct ns_ctrl {
@@ -89,6 +106,8 @@ struct ns_flow {
 	__u32 gen;			/* policy generation applied, 0: none */
 	__u16 live;			/* counted in live_flows */
 	__u16 bulk;			/* counted in bulk_flows */
+	__u32 clamp;			/* the window clamp it was given */
+	__u32 pad;
 };
 
 #endif /* _UAPI_LINUX_INDIGO_NETSCOPE_H */
