@@ -86,6 +86,7 @@ struct daemon {
 	double last_reward;
 	struct timespec last_event;
 	bool mem_warned;
+	bool vmstat_warned;		/* no demotion counters, said once */
 
 	/* link source "counter" */
 	struct counter_src ctr;

@@ -213,22 +213,20 @@ static void feedback(struct daemon *d, struct epoch_feedback *fb)
  * tells them apart per node; leaving them out errs towards a longer
  * residence, which the estimate's upper bound limits.
  */
-static void measure_residence(const struct indigod_config *cfg,
-			      const struct ctx_mem *mem,
+static void measure_residence(struct daemon *d, const struct ctx_mem *mem,
 			      struct epoch_feedback *fb)
 {
-	static bool warned;
 	int ret;
 
-	fb->residence = cfg->reward.residence;
+	fb->residence = d->cfg.reward.residence;
 	if (fb->residence > 0 || !mem)
 		return;
 	ret = ctx_read_vmstat_demoted(CTX_VMSTAT, &fb->out_total);
 	if (ret) {
-		if (!warned)
+		if (!d->vmstat_warned)
 			logmsg(LOG_INFO, "%s: no demotion counters (%s); reward credits one epoch of residence",
 			       CTX_VMSTAT, strerror(-ret));
-		warned = true;
+		d->vmstat_warned = true;
 		return;
 	}
 	fb->have_out = true;
@@ -305,7 +303,7 @@ void on_epoch(const struct modlink_epoch *m, void *arg)
 		       d->sysfs, strerror(-ret));
 		d->mem_warned = true;
 	}
-	measure_residence(&d->cfg, ret ? NULL : &mem, &fb);
+	measure_residence(d, ret ? NULL : &mem, &fb);
 	ret = ctx_build(&e, ret ? NULL : &mem, &link, x);
 	if (!ret)
 		ret = epoch_step_fb(&d->es, &e, &fb, x, now_s(), &o);

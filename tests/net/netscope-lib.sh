@@ -23,19 +23,26 @@ die() {
 	exit 1
 }
 
-# ns_up RATE BUFFER: the bottleneck is A's egress, RATE (e.g. 100mbit)
-# with a BUFFER-byte queue.
+# ns_link DEV_A DEV_B IP_A IP_B RATE BUFFER: a veth pair from A to B (/30
+# addresses), its bottleneck A's egress, RATE (e.g. 100mbit) with a
+# BUFFER-byte queue
+ns_link() {
+	ip link add "$1" netns "$NS_A" type veth peer name "$2" netns "$NS_B"
+	ip -n "$NS_A" addr add "$3/30" dev "$1"
+	ip -n "$NS_B" addr add "$4/30" dev "$2"
+	ip -n "$NS_A" link set "$1" up
+	ip -n "$NS_B" link set "$2" up
+	tc -n "$NS_A" qdisc add dev "$1" root tbf rate "$5" burst 16kb limit "$6"
+}
+
+# ns_up RATE BUFFER: the namespaces and their link (ns_link), and the
+# test cgroups' parent
 ns_up() {
 	ip netns add "$NS_A"
 	ip netns add "$NS_B"
-	ip link add "va-$NS_TAG" netns "$NS_A" type veth peer name "vb-$NS_TAG" netns "$NS_B"
-	ip -n "$NS_A" addr add "$NS_IP_A/30" dev "va-$NS_TAG"
-	ip -n "$NS_B" addr add "$NS_IP_B/30" dev "vb-$NS_TAG"
 	ip -n "$NS_A" link set lo up
 	ip -n "$NS_B" link set lo up
-	ip -n "$NS_A" link set "va-$NS_TAG" up
-	ip -n "$NS_B" link set "vb-$NS_TAG" up
-	tc -n "$NS_A" qdisc add dev "va-$NS_TAG" root tbf rate "$1" burst 16kb limit "$2"
+	ns_link "va-$NS_TAG" "vb-$NS_TAG" "$NS_IP_A" "$NS_IP_B" "$1" "$2"
 	mkdir -p "$NS_CG"
 }
 

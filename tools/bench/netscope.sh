@@ -73,12 +73,7 @@ trap 'exit 1' INT TERM
 
 ns_up 100mbit 1000000
 # the control's second link: same rate and buffer, nothing else on it
-ip link add "vc-$NS_TAG" netns "$NS_A" type veth peer name "vd-$NS_TAG" netns "$NS_B"
-ip -n "$NS_A" addr add 198.18.0.5/30 dev "vc-$NS_TAG"
-ip -n "$NS_B" addr add 198.18.0.6/30 dev "vd-$NS_TAG"
-ip -n "$NS_A" link set "vc-$NS_TAG" up
-ip -n "$NS_B" link set "vd-$NS_TAG" up
-tc -n "$NS_A" qdisc add dev "vc-$NS_TAG" root tbf rate 100mbit burst 16kb limit 1000000
+ns_link "vc-$NS_TAG" "vd-$NS_TAG" 198.18.0.5 198.18.0.6 100mbit 1000000
 RC=$(ns_cgroup redis)
 BC=$(ns_cgroup bulk)
 ns_bg "${PIN_R[@]}" ip netns exec "$NS_B" redis-server --bind "$NS_IP_B" --port 6379 --save "" \
