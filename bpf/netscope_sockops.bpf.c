@@ -185,8 +185,11 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 		if (v && (!st->min_rtt_us || v < st->min_rtt_us))
 			st->min_rtt_us = v;
 	}
-	/* the peer has all we sent: a request (or response) completed */
-	if (acked != fl->acked && !in_flight)
+	/* the peer has all we sent and the application has given no more: a
+	 * request (or response) completed. A paced or window-clamped bulk
+	 * flow drains too, but with data still waiting in its socket. */
+	if (acked != fl->acked && !in_flight &&
+	    BPF_CORE_READ(tp, write_seq) == BPF_CORE_READ(tp, snd_nxt))
 		__sync_fetch_and_add(&st->turns, 1);
 	__sync_fetch_and_add(&st->delivered_bytes, acked - fl->acked);
 	fl->acked = acked;

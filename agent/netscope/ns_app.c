@@ -9,15 +9,15 @@ void ns_app_init(struct ns_app *a, const struct ns_app_params *p,
 {
 	a->known_c = known_c;
 	a->by_turns = false;
-	ns_blr_init(&a->blr, p->lambda, p->forget);
+	ns_blr_init(&a->blr[0], p->lambda, p->forget);
+	ns_blr_init(&a->blr[1], p->lambda, p->forget);
 	ns_rate_init(&a->rate, &p->rate);
-	ns_blr_slope(&a->blr, &a->slope);
+	ns_blr_slope(&a->blr[0], &a->slope);
 	a->trusted = false;
 	a->c = p->c_untrusted;
 }
 
-double ns_app_flow_units(struct ns_app *a, const struct ns_app_params *p,
-			 double bytes, double turns)
+double ns_app_flow_units(struct ns_app *a, double bytes, double turns)
 {
 	bool rr = a->by_turns;
 
@@ -25,10 +25,7 @@ double ns_app_flow_units(struct ns_app *a, const struct ns_app_params *p,
 		rr = true;
 	else if (bytes > 0 && (!turns || bytes / turns > NS_TURN_BYTES_BULK))
 		rr = false;
-	if (rr != a->by_turns) {
-		a->by_turns = rr;
-		ns_blr_init(&a->blr, p->lambda, p->forget);
-	}
+	a->by_turns = rr;
 	return rr ? turns : bytes;
 }
 
@@ -40,10 +37,12 @@ bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
 		.util = o->util,
 	};
 
+	struct ns_blr *blr = &a->blr[a->by_turns];
+
 	/* an idle interval says nothing about progress */
 	if (o->units > 0 && o->delay_us > 0 && o->dt_s > 0)
-		ns_blr_add(&a->blr, log(o->delay_us), log(o->dt_s / o->units));
-	a->trusted = !ns_blr_slope(&a->blr, &a->slope) &&
+		ns_blr_add(blr, log(o->delay_us), log(o->dt_s / o->units));
+	a->trusted = !ns_blr_slope(blr, &a->slope) &&
 		     a->slope.hi - a->slope.lo <= p->max_width;
 	a->c = a->trusted ? fmax(a->slope.mean, 0) : p->c_untrusted;
 	if (!isnan(a->known_c)) {

@@ -36,7 +36,7 @@ struct ns_app_obs {
 };
 
 struct ns_app {
-	struct ns_blr blr;
+	struct ns_blr blr[2];		/* in bytes, in turns (by_turns) */
 	struct ns_rate rate;
 	struct ns_slope slope;		/* the last estimate */
 	bool trusted;			/* slope.hi - slope.lo <= max_width */
@@ -60,11 +60,11 @@ bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
  * Without a progress figure: the interval's progress from its flows' bytes
  * and turns (ns_cg_stats.turns). A request/response application progresses
  * by turns, a bulk one by bytes; which it is comes from the bytes per turn,
- * with a margin either way so that it does not flip. On a change what was
- * learnt of c is forgotten, its units being others; the rate loop carries
- * on.
+ * with a margin either way so that it does not flip. Each unit has its
+ * own regression, the two differing in intercept: a bulk application whose
+ * restart looks request/response for an interval (a control connection's
+ * handshake) comes back to what it had learnt in bytes.
  */
-double ns_app_flow_units(struct ns_app *a, const struct ns_app_params *p,
-			 double bytes, double turns);
+double ns_app_flow_units(struct ns_app *a, double bytes, double turns);
 
 #endif /* INDIGO_NS_APP_H */

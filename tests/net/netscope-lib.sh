@@ -77,11 +77,14 @@ ns_cleanup() {
 	ip netns del "$NS_A" 2>/dev/null || true
 	ip netns del "$NS_B" 2>/dev/null || true
 	if [ -d "$NS_CG" ]; then
-		# leftover processes go back to the root before the dirs go
+		# what still runs in the test cgroups is the tests' own (loads
+		# they started): it goes before the dirs go
 		for d in $(find "$NS_CG" -depth -type d); do
-			while read -r p; do
-				echo "$p" >/sys/fs/cgroup/unified/cgroup.procs 2>/dev/null || true
-			done <"$d/cgroup.procs"
+			echo 1 >"$d/cgroup.kill" 2>/dev/null || true
+			for _ in $(seq 20); do
+				[ -n "$(cat "$d/cgroup.procs")" ] || break
+				sleep 0.05
+			done
 			rmdir "$d" 2>/dev/null || true
 		done
 	fi

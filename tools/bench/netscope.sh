@@ -49,6 +49,8 @@ rounds=${ROUNDS:-5}
 requests=${REQUESTS:-10000}
 requests_slow=${REQUESTS_SLOW:-2000}	# CUBIC and BBR: 10 ms a request
 clients=${CLIENTS:-10}
+rate_mbit=${RATE_MBIT:-100}
+buffer=${BUFFER:-1000000}
 PIN_R=()
 PIN_B=()
 if [ "$(nproc)" -ge 2 ]; then
@@ -71,9 +73,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-ns_up 100mbit 1000000
+ns_up "${rate_mbit}mbit" "$buffer"
 # the control's second link: same rate and buffer, nothing else on it
-ns_link "vc-$NS_TAG" "vd-$NS_TAG" 198.18.0.5 198.18.0.6 100mbit 1000000
+ns_link "vc-$NS_TAG" "vd-$NS_TAG" 198.18.0.5 198.18.0.6 "${rate_mbit}mbit" "$buffer"
 RC=$(ns_cgroup redis)
 BC=$(ns_cgroup bulk)
 ns_bg "${PIN_R[@]}" ip netns exec "$NS_B" redis-server --bind "$NS_IP_B" --port 6379 --save "" \
@@ -177,6 +179,7 @@ bulk_alone() {
 
 # start_netscope [ARGS]: the controller with ARGS, or measuring only
 start_netscope() {
+	: >"$work/agent"	# before the first look: see start_agent in netscope-net.sh
 	"$B/indigo-netscope" --cgroup "$NS_CG" "$@" >"$work/agent" 2>&1 &
 	AGENT=$!
 	for _ in $(seq 50); do
@@ -208,8 +211,8 @@ for r in $(seq "$rounds"); do
 		if [ "$conf" = netscope ]; then
 			"$INDIGOCTL" netscope clear "$RC"
 			"$INDIGOCTL" netscope clear "$BC"
-			start_netscope --app "$RC" --app "$BC" --capacity-mbit 100 \
-				--floor-mbit 20 --interval-ms 100 $NS_ARGS
+			start_netscope --app "$RC" --app "$BC" --capacity-mbit "$rate_mbit" \
+				--floor-mbit "$((rate_mbit / 5))" --interval-ms 100 $NS_ARGS
 		else
 			start_netscope --observe
 			set_cc "${conf/apart/cubic}"
@@ -235,7 +238,7 @@ abps=$(med alone 4)
 ae99=$(med alone 5)
 # the share of the bottleneck redis takes alone (its requests and ACKs,
 # headers included: small packets are mostly header)
-rshare=$(jq -n "$(med alone 6) / 100e6")
+rshare=$(jq -n "$(med alone 6) / ($rate_mbit * 1e6)")
 left=$(jq -n "$abps * (1 - $rshare)")
 row() {
 	local c=$1 p50 p99 bps e99

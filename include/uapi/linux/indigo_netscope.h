@@ -45,9 +45,10 @@ struct ns_cg_stats {
 					 * alike: with delivered_bytes, what
 					 * the cgroup puts on the wire */
 	__u64 turns;			/* ACKs of new data that left nothing
-					 * in flight: the requests (or
-					 * responses) a request/response flow
-					 * completed; rare for a bulk flow */
+					 * in flight and nothing unsent: the
+					 * requests (or responses) a
+					 * request/response flow completed;
+					 * rare for a bulk flow, paced or not */
 	__u32 rtt_hist[NS_HIST_SLOTS];	/* slot i: RTT in [2^i, 2^(i+1)) us */
 };
 
