@@ -16,8 +16,9 @@ struct ns_ctl_app {
 	uint64_t cgid;
 	struct ns_app app;
 	bool have_prev;
-	uint64_t delivered, ce, turns;	/* counters at the last interval */
+	uint64_t delivered, ce, turns, segs;	/* counters at the last interval */
 	double units;			/* progress figure at the last interval */
+	double use_Bps;			/* its bytes on the wire, last interval */
 };
 
 struct ns_agent {
@@ -55,7 +56,7 @@ void ns_agent_defaults(struct ns_agent_opts *o, double capacity_mbit)
 		.rate = { .g = 1.0 / 16, .capacity_Bps = cap, .step_Bps = cap / 50,
 			  .min_Bps = cap / 100, .floor_Bps = cap / 4,
 			  .queue_thresh_us = 300,
-			  .util_max = 0.9 },
+			  .util_max = 0.95 },
 		.lambda = 1e-3, .forget = 0.99, .max_width = 0.5,
 		/* sensitive: a quarter or more of any rise in delay shows in
 		 * its progress time (log-log). Bulk transfers measure about 0;
@@ -127,9 +128,7 @@ static int publish(struct ns_agent *a, struct ns_ctl_app *c)
 		pol = old;
 	}
 	memcpy(pol.cc, a->o.cc, sizeof(pol.cc));
-	/* at full capacity nothing is held back: leave the flows unpaced */
-	pol.rate_Bps = c->app.rate.rate_Bps >= a->o.params.rate.capacity_Bps ||
-		       c->app.rate.rate_Bps > 4e9 ? 0 : c->app.rate.rate_Bps;
+	pol.rate_Bps = ns_app_pacing(&c->app, &a->o.params, c->use_Bps);
 	pol.sens_milli = c->app.c * 1000;
 	/* an unchanged policy would only make every flow re-apply it */
 	if (!memcmp(pol.cc, old.cc, sizeof(pol.cc)) && pol.gen &&
@@ -166,6 +165,8 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 		obs.base_us = a->link_base_us ? a->link_base_us : st.min_rtt_us;
 		obs.ce = st.ce_marks - c->ce;
 		obs.util = a->link_util;
+		c->use_Bps = (st.delivered_bytes - c->delivered +
+			      (st.segs_out - c->segs) * NS_WIRE_HDR_BYTES) / dt;
 		obs.units = progress[0] ? units - c->units :
 			    ns_app_flow_units(&c->app,
 					      st.delivered_bytes - c->delivered,
@@ -175,6 +176,7 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 	c->have_prev = true;
 	c->delivered = st.delivered_bytes;
 	c->turns = st.turns;
+	c->segs = st.segs_out;
 	c->ce = st.ce_marks;
 	c->units = units;
 	ret = publish(a, c);

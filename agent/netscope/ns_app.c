@@ -52,3 +52,14 @@ bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
 	return ns_rate_step(&a->rate, &p->rate, &ro, a->c,
 			    !a->trusted || a->c >= p->c_sensitive);
 }
+
+double ns_app_pacing(const struct ns_app *a, const struct ns_app_params *p,
+		     double use_Bps)
+{
+	double r = a->rate.rate_Bps;
+
+	/* (the policy map holds 32 bits of bytes per second) */
+	if (r >= p->rate.capacity_Bps || r > 4e9 || r > NS_PACE_SLACK * use_Bps)
+		return 0;
+	return r;
+}

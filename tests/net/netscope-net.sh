@@ -228,13 +228,14 @@ start_agent --app "$BULK" --app "$RR" --capacity-mbit 100 --floor-mbit 30 \
 	--interval-ms 100 --cc cubic
 # both cgroups from one snapshot (the controller may step between two
 # reads): "rate_bulk rate_rr trusted_bulk trusted_rr c_bulk c_rr
-# c_bulk_hi c_rr_lo", c with its 95 % interval
+# c_bulk_hi c_rr_lo paced_bulk", c with its 95 % interval, paced_bulk the
+# pacing rate in the bulk's policy (0: the rate does not bind)
 snap() {
 	"$INDIGOCTL" netscope --json | jq -r --arg b "$BULK" --arg r "$RR" '
 		(.[] | select(.cgroup == $b)) as $x | (.[] | select(.cgroup == $r)) as $y |
 		[$x.rate_bps, $y.rate_bps, $x.sensitivity.trusted, $y.sensitivity.trusted,
 		 $x.sensitivity.mean, $y.sensitivity.mean, $x.sensitivity.hi,
-		 $y.sensitivity.lo] | @tsv'
+		 $y.sensitivity.lo, $x.policy.rate_bps] | @tsv'
 }
 ns_in "$RR" "$NS_A" redis-benchmark -h "$NS_IP_B" -p 6379 -c 4 -l -t get -q >/dev/null 2>&1 &
 server 5202
@@ -243,7 +244,7 @@ p_bulk=$!
 est=
 for _ in $(seq 150); do
 	sleep 0.1
-	read -r _ _ tb tr cb cr cb_hi cr_lo < <(snap) || continue
+	read -r _ _ tb tr cb cr cb_hi cr_lo _ < <(snap) || continue
 	[ "$tb" = true ] && [ "$tr" = true ] && est="$cb $cr $cb_hi $cr_lo" && break
 done
 echo 1 >"$BULK/cgroup.kill"
@@ -266,12 +267,13 @@ done
 server 5203
 bulk "$BULK" 6 -p 5203 >"$LOG.bulk" &
 p_bulk=$!
-t_bulk= t_rr= tie_ok=0 min_bulk=$((1 << 60)) min_rr=$((1 << 60))
+t_bulk= t_rr= tie_ok=0 min_bulk=$((1 << 60)) min_rr=$((1 << 60)) paced=0
 i=0
 while kill -0 $p_bulk 2>/dev/null; do
 	sleep 0.05
 	i=$((i + 1))
-	read -r rb rr _ < <(snap) || continue
+	read -r rb rr _ _ _ _ _ _ pb < <(snap) || continue
+	((pb > 0)) && paced=1
 	[ -z "$t_bulk" ] && ((rb < 95000000)) && t_bulk=$i && tie_ok=$((rb < rr))
 	[ -z "$t_rr" ] && ((rr < 95000000)) && t_rr=$i
 	((rb < min_bulk)) && min_bulk=$rb
@@ -288,6 +290,7 @@ echo 1 >"$RR/cgroup.kill"
 	die "sensitive cut at poll $t_rr, insensitive at $t_bulk"
 ((min_rr >= 30000000)) || die "sensitive cut below its floor: $min_rr"
 ((min_bulk < min_rr)) || die "insensitive not cut below sensitive"
+[ "$paced" = 1 ] || die "the bulk, cut to $min_bulk bit/s, was never paced"
 pass "controller: insensitive cut first (poll $t_bulk vs ${t_rr:-never}), least rate $(jq -n "$min_bulk/1e6|floor") vs $(jq -n "$min_rr/1e6|floor") Mbit/s (floor 30); bulk got $(jq -n "$bps_bulk/1e6|floor") Mbit/s"
 [ "$(ns_json_get "$BULK" .policy.cc)" = cubic ] || die "controller did not set the CC"
 pass "controller set cc $(ns_json_get "$BULK" .policy.cc) and the rate in the policy"

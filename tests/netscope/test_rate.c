@@ -4,7 +4,8 @@
  * (agent/netscope/ns_rate.c, ns_app.c). Under the same congestion an
  * insensitive application is cut first and hardest; a sensitive one keeps
  * its floor; an application whose sensitivity is still uncertain counts as
- * sensitive; rates recover additively when congestion ends.
+ * sensitive; rates recover additively when congestion ends; a rate is
+ * enforced by pacing only where it binds.
  */
 #include "check_main.h"
 #include <math.h>
@@ -97,6 +98,23 @@ START_TEST(turns_or_bytes)
 	ns_app_step(&a, &ap, &(struct ns_app_obs){ .dt_s = 0.1, .delay_us = 100,
 		    .base_us = 100, .units = 1e6 });
 	ck_assert_double_gt(a.slope.n, n_bytes);
+}
+END_TEST
+
+START_TEST(paced_only_where_it_binds)
+{
+	struct ns_app a;
+
+	ns_app_init(&a, &ap, NAN);
+	ck_assert_double_eq(ns_app_pacing(&a, &ap, 1e6), 0);	/* at capacity */
+	a.rate.rate_Bps = rp.capacity_Bps / 2;
+	/* a bulk application using all of its rate is held to it */
+	ck_assert_double_eq(ns_app_pacing(&a, &ap, a.rate.rate_Bps), a.rate.rate_Bps);
+	ck_assert_double_eq(ns_app_pacing(&a, &ap, a.rate.rate_Bps / NS_PACE_SLACK),
+			    a.rate.rate_Bps);
+	/* one using a tenth of it, or idle, is not paced */
+	ck_assert_double_eq(ns_app_pacing(&a, &ap, a.rate.rate_Bps / 10), 0);
+	ck_assert_double_eq(ns_app_pacing(&a, &ap, 0), 0);
 }
 END_TEST
 
@@ -216,6 +234,7 @@ int main(void)
 	tcase_add_test(tc, ce_marks_are_congestion);
 	tcase_add_test(tc, phantom_queue_is_congestion);
 	tcase_add_test(tc, turns_or_bytes);
+	tcase_add_test(tc, paced_only_where_it_binds);
 	tcase_add_test(tc, insensitive_cut_before_sensitive);
 	tcase_add_test(tc, recovers_additively);
 	tcase_add_test(tc, learns_and_separates);

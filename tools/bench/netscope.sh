@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Benchmark: Netscope against CUBIC and BBR on a congested host link.
 #
-# Two network namespaces across a tbf bottleneck (100 Mbit/s, 1 MB buffer:
-# 80 ms of queue when full; tests/net/netscope-lib.sh). The delay-sensitive
+# Two network namespaces across a tbf bottleneck (RATE_MBIT, default 100
+# Mbit/s, and BUFFER bytes, default 1 MB: 80 ms of queue when full at 100
+# Mbit/s; tests/net/netscope-lib.sh). The delay-sensitive
 # application is Debian's redis-server, driven by redis-benchmark (GET)
 # from its own cgroup: CLIENTS - 1 connections loop for as long as a row
 # lasts, so that redis is a steady load the controller sees, and one more
@@ -38,7 +39,8 @@
 # Usage: tools/bench/netscope.sh   (root; writes tools/bench/results/netscope.md)
 # Env:   ROUNDS (5), REQUESTS (the measuring connection's, 10000; 2000 on
 #        CUBIC and BBR, REQUESTS_SLOW, whose requests wait 10 ms), CLIENTS (10),
-#        NS_ARGS (more indigo-netscope options for the netscope row)
+#        RATE_MBIT (100), BUFFER (1000000), NS_ARGS (more indigo-netscope
+#        options for the netscope row)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -264,7 +266,7 @@ nbps=$(med netscope 4)
 	echo
 	echo "Measured $(date -u +%Y-%m-%d) on the development machine (2 shared cores,"
 	echo "kernel $(uname -r)). Two network namespaces across a tbf bottleneck of"
-	echo "100 Mbit/s with a 1 MB buffer. Sensitive: redis-server driven by"
+	echo "$rate_mbit Mbit/s with a $((buffer / 1000)) kB buffer. Sensitive: redis-server driven by"
 	echo "redis-benchmark (GET, $((clients - 1)) connections looping throughout, one more"
 	echo "measuring $requests requests ($requests_slow on CUBIC and BBR, where each waits about"
 	echo "10 ms) 3 s into each row); congestor: iperf3 bulk from"
@@ -272,7 +274,7 @@ nbps=$(med netscope 4)
 	echo "measurement. CUBIC and"
 	echo "BBR are set per flow through Netscope's policy map (sock_ops, no"
 	echo "controller); the netscope row runs the controller: indigo-netscope"
-	echo "--capacity-mbit 100 --floor-mbit 20 --interval-ms 100${NS_ARGS:+ $NS_ARGS}, both"
+	echo "--capacity-mbit $rate_mbit --floor-mbit $((rate_mbit / 5)) --interval-ms 100${NS_ARGS:+ $NS_ARGS}, both"
 	echo "cgroups as applications, sensitivity estimated online. Each round first"
 	echo "measures each application alone (CUBIC); figures are medians over $rounds"
 	echo "rounds, ratios against the median alone figures of this same run."
@@ -316,15 +318,15 @@ nbps=$(med netscope 4)
 	echo "What limits the netscope row, with this run's figures:"
 	echo
 	echo "- The controller holds the link's use (bytes on the wire, every cgroup)"
-	echo "  under 90 % of its capacity, so that a queue does not form. Redis alone"
+	echo "  under 95 % of its capacity, so that a queue does not form. Redis alone"
 	echo "  takes $(jq -n "$rshare * 100 | floor") % of the bottleneck (its small requests are mostly header),"
-	echo "  so the bulk can have at most $(jq -n "(0.9 - $rshare) / (1 - $rshare) * 100 | floor") % of what redis leaves; the rate loop's"
+	echo "  so the bulk can have at most $(jq -n "(0.95 - $rshare) / (1 - $rshare) * 100 | floor") % of what redis leaves; the rate loop's"
 	echo "  oscillation costs a little more. BBR's bulk keeps its throughput by"
 	echo "  queueing redis ($(jq -n "$(med bbr 3) / $a99 * 10 | floor / 10")x its p99): with redis this heavy, being within 10 %"
 	echo "  of BBR's bulk and leaving redis its share cannot both hold."
-	echo "- p99: the bottleneck still queues at its tail under Netscope (echo p99"
-	echo "  $(med netscope 5) ms against $ae99 ms alone). At 100 Mbit/s one full-size packet"
-	echo "  takes 120 us to send, $(jq -n "0.12 / $a99 * 100 | floor") % of redis's p99 alone: a request behind"
+	echo "- p99: the bottleneck's queue at its tail under Netscope: echo p99"
+	echo "  $(med netscope 5) ms against $ae99 ms alone. At $rate_mbit Mbit/s one full-size packet"
+	echo "  takes $((12000 / rate_mbit)) us to send, $(jq -n "12 / $rate_mbit / $a99 * 100 | floor") % of redis's p99 alone: a request behind"
 	echo "  two bulk packets misses 1.2x, whatever the verdict above. With the bulk on a"
 	echo "  link of its own (apart), redis's p99 is $(jq -n "$(med apart 3) / $a99 * 100 | floor / 100")x alone: what the rest of"
 	echo "  the machine (CPUs, timers) adds."
