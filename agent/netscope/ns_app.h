@@ -58,11 +58,15 @@ bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
 		 const struct ns_app_obs *o);
 /*
  * The pacing rate to enforce on the application's flows, 0 for none: its
- * rate, unless that is the link's capacity or does not bind, being above
+ * rate, unless that is the link's capacity, or does not bind, being above
  * NS_PACE_SLACK times what the application put on the wire in the last
- * interval (@use_Bps). Pacing costs a request/response flow a timer on
- * sends that come close together even far below its rate: measured, it
- * raised redis's p99 a quarter while its rate was twice its use.
+ * interval (@use_Bps), or the application progresses in turns. A
+ * request/response application is clocked by its own round trips: what it
+ * can have queued is bounded by its requests outstanding, so a queue slows
+ * it without pacing, while pacing delays every send that follows another
+ * within a packet's time at its share of the rate (the rate is split across
+ * its flows). Measured on redis: pacing at twice its use raised its p99 by
+ * a quarter, and it was worse the more its rate was cut.
  */
 #define NS_PACE_SLACK	2.0
 double ns_app_pacing(const struct ns_app *a, const struct ns_app_params *p,

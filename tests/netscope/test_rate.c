@@ -115,6 +115,10 @@ START_TEST(paced_only_where_it_binds)
 	/* one using a tenth of it, or idle, is not paced */
 	ck_assert_double_eq(ns_app_pacing(&a, &ap, a.rate.rate_Bps / 10), 0);
 	ck_assert_double_eq(ns_app_pacing(&a, &ap, 0), 0);
+	/* nor is a request/response one, clocked by its round trips */
+	ns_app_flow_units(&a, 1e5, 1000);
+	ck_assert(a.by_turns);
+	ck_assert_double_eq(ns_app_pacing(&a, &ap, a.rate.rate_Bps), 0);
 }
 END_TEST
 
