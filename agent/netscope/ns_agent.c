@@ -19,6 +19,7 @@ struct ns_ctl_app {
 	uint64_t delivered, ce, turns, segs;	/* counters at the last interval */
 	double units;			/* progress figure at the last interval */
 	double use_Bps;			/* its bytes on the wire, last interval */
+	int64_t live;			/* its live flows at the last interval */
 };
 
 struct ns_agent {
@@ -171,12 +172,18 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 			    ns_app_flow_units(&c->app,
 					      st.delivered_bytes - c->delivered,
 					      st.turns - c->turns);
+		/* flows that began or all ended within the interval: part of
+		 * it idle, its time per unit an outlier that would cost the
+		 * estimate its trust (as idle intervals, not learnt from) */
+		if (!progress[0] && (c->live <= 0 || st.live_flows <= 0))
+			obs.units = 0;
 		ns_app_step(&c->app, &a->o.params, &obs);
 	}
 	c->have_prev = true;
 	c->delivered = st.delivered_bytes;
 	c->turns = st.turns;
 	c->segs = st.segs_out;
+	c->live = st.live_flows;
 	c->ce = st.ce_marks;
 	c->units = units;
 	ret = publish(a, c);

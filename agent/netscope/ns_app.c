@@ -21,7 +21,7 @@ double ns_app_flow_units(struct ns_app *a, double bytes, double turns)
 {
 	bool rr = a->by_turns;
 
-	if (turns > 0 && bytes / turns < NS_TURN_BYTES_RR)
+	if (turns >= NS_TURNS_RR_MIN && bytes / turns < NS_TURN_BYTES_RR)
 		rr = true;
 	else if (bytes > 0 && (!turns || bytes / turns > NS_TURN_BYTES_BULK))
 		rr = false;
@@ -42,8 +42,11 @@ bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
 	/* an idle interval says nothing about progress */
 	if (o->units > 0 && o->delay_us > 0 && o->dt_s > 0)
 		ns_blr_add(blr, log(o->delay_us), log(o->dt_s / o->units));
+	/* trust, once earned, goes only at twice the width: an interval
+	 * that caught an application starting or stopping widens it for a
+	 * while, and the controller should not swing on that */
 	a->trusted = !ns_blr_slope(blr, &a->slope) &&
-		     a->slope.hi - a->slope.lo <= p->max_width;
+		     a->slope.hi - a->slope.lo <= p->max_width * (a->trusted ? 2 : 1);
 	a->c = a->trusted ? fmax(a->slope.mean, 0) : p->c_untrusted;
 	if (!isnan(a->known_c)) {
 		a->trusted = true;

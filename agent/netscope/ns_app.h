@@ -47,6 +47,9 @@ struct ns_app {
 
 #define NS_TURN_BYTES_RR	(32 << 10)	/* per turn, below: request/response */
 #define NS_TURN_BYTES_BULK	(128 << 10)	/* per turn, above: bulk */
+#define NS_TURNS_RR_MIN		16	/* and turns enough in an interval to
+						 * tell: a transfer's handshake on
+						 * its control connection is a few */
 
 /* @known_c: NAN to estimate c, else the operator's figure, acted on as is
  * (the published Netscope fits c offline from past runs). */

@@ -57,6 +57,8 @@ struct tcp_sock {
 	u32 snd_cwnd_cnt;
 	u32 prior_cwnd;
 	u32 delivered_ce;
+	u32 snd_nxt;
+	u32 write_seq;
 };
 
 struct ack_sample {

@@ -76,6 +76,9 @@ START_TEST(turns_or_bytes)
 	ns_app_init(&a, &ap, NAN);
 	ck_assert_double_eq(ns_app_flow_units(&a, 8e6, 2), 8e6);
 	ck_assert(!a.by_turns);
+	/* a transfer starting: its control connection's few exchanges */
+	ck_assert_double_eq(ns_app_flow_units(&a, 600, 3), 600);
+	ck_assert(!a.by_turns);
 	for (i = 0; i < 20; i++)
 		ns_app_step(&a, &ap, &(struct ns_app_obs){ .dt_s = 0.1,
 			    .delay_us = 100 + i * 50, .base_us = 100, .units = 1e6 });
@@ -168,6 +171,41 @@ END_TEST
  * the delay (c = 1), the bulk's does not (c = 0). Both get learnt, and the
  * bulk is cut below the ping-pong under congestion.
  */
+/* Trust, once earned, holds until the interval is twice as wide as it
+ * takes to earn it. */
+START_TEST(trust_has_hysteresis)
+{
+	struct trng g = { 9 };
+	bool held = false;
+	double width = 0;
+	struct ns_app a;
+	int i;
+
+	ns_app_init(&a, &ap, NAN);
+	for (i = 0; i < 100; i++)	/* c = 0, little noise */
+		ns_app_step(&a, &ap, &(struct ns_app_obs){ .dt_s = 1,
+			    .delay_us = 1000 * exp(log(8) * trng_unit(&g)),
+			    .base_us = 100,
+			    .units = 1e5 * exp(0.05 * trng_normal(&g)) });
+	ck_assert(a.trusted);
+	/* then much noise: the interval widens */
+	for (i = 0; i < 1000 && a.trusted; i++) {
+		ns_app_step(&a, &ap, &(struct ns_app_obs){ .dt_s = 1,
+			    .delay_us = 1000 * exp(log(8) * trng_unit(&g)),
+			    .base_us = 100,
+			    .units = 1e5 * exp(4 * trng_normal(&g)) });
+		width = a.slope.hi - a.slope.lo;
+		if (a.trusted) {
+			ck_assert_double_le(width, 2 * ap.max_width);
+			held |= width > ap.max_width;
+		}
+	}
+	ck_assert(held);
+	ck_assert(!a.trusted);
+	ck_assert_double_gt(width, 2 * ap.max_width);
+}
+END_TEST
+
 START_TEST(learns_and_separates)
 {
 	struct ns_app pp, bulk;
@@ -239,6 +277,7 @@ int main(void)
 	tcase_add_test(tc, phantom_queue_is_congestion);
 	tcase_add_test(tc, turns_or_bytes);
 	tcase_add_test(tc, paced_only_where_it_binds);
+	tcase_add_test(tc, trust_has_hysteresis);
 	tcase_add_test(tc, insensitive_cut_before_sensitive);
 	tcase_add_test(tc, recovers_additively);
 	tcase_add_test(tc, learns_and_separates);
