@@ -16,7 +16,7 @@ struct ns_ctl_app {
 	uint64_t cgid;
 	struct ns_app app;
 	bool have_prev;
-	uint64_t delivered, ce, turns, segs;	/* counters at the last interval */
+	uint64_t delivered, ce, turns, wire;	/* counters at the last interval */
 	double units;			/* progress figure at the last interval */
 	double use_Bps;			/* its bytes on the wire, last interval */
 	int64_t live;			/* its live flows at the last interval */
@@ -40,6 +40,12 @@ struct ns_agent {
  * payload. Small requests are mostly header: without it a request/response
  * application would look a third as busy on the link as it is. */
 #define NS_WIRE_HDR_BYTES	66
+
+/* what a cgroup has put on the wire: payload and every segment's headers */
+static uint64_t wire_bytes(const struct ns_cg_stats *st)
+{
+	return st->delivered_bytes + st->segs_out * NS_WIRE_HDR_BYTES;
+}
 
 void ns_agent_defaults(struct ns_agent_opts *o, double capacity_mbit)
 {
@@ -166,8 +172,7 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 		obs.base_us = a->link_base_us ? a->link_base_us : st.min_rtt_us;
 		obs.ce = st.ce_marks - c->ce;
 		obs.util = a->link_util;
-		c->use_Bps = (st.delivered_bytes - c->delivered +
-			      (st.segs_out - c->segs) * NS_WIRE_HDR_BYTES) / dt;
+		c->use_Bps = (wire_bytes(&st) - c->wire) / dt;
 		obs.units = progress[0] ? units - c->units :
 			    ns_app_flow_units(&c->app,
 					      st.delivered_bytes - c->delivered,
@@ -182,7 +187,7 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 	c->have_prev = true;
 	c->delivered = st.delivered_bytes;
 	c->turns = st.turns;
-	c->segs = st.segs_out;
+	c->wire = wire_bytes(&st);
 	c->live = st.live_flows;
 	c->ce = st.ce_marks;
 	c->units = units;
@@ -210,7 +215,7 @@ static void measure_link(struct ns_agent *a, double dt)
 			ns_maps_forget(&a->maps, key);
 			continue;
 		}
-		wire += st.delivered_bytes + st.segs_out * NS_WIRE_HDR_BYTES;
+		wire += wire_bytes(&st);
 		if (st.min_rtt_us && (!a->link_base_us || st.min_rtt_us < a->link_base_us))
 			a->link_base_us = st.min_rtt_us;
 		if (st.srtt_us && st.live_flows > 0) {

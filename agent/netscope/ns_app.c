@@ -36,7 +36,6 @@ bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
 		.delay_us = o->delay_us, .base_us = o->base_us, .ce = o->ce,
 		.util = o->util,
 	};
-
 	struct ns_blr *blr = &a->blr[a->by_turns];
 
 	/* an idle interval says nothing about progress */
