@@ -165,12 +165,6 @@ START_TEST(recovers_additively)
 }
 END_TEST
 
-/*
- * Two applications under the controller, fed telemetry from a toy path:
- * delay swings between 1 and 8 ms; the ping-pong's time per unit follows
- * the delay (c = 1), the bulk's does not (c = 0). Both get learnt, and the
- * bulk is cut below the ping-pong under congestion.
- */
 /* Trust, once earned, holds until the interval is twice as wide as it
  * takes to earn it. */
 START_TEST(trust_has_hysteresis)
@@ -206,6 +200,12 @@ START_TEST(trust_has_hysteresis)
 }
 END_TEST
 
+/*
+ * Two applications under the controller, fed telemetry from a toy path:
+ * delay swings between 1 and 8 ms; the ping-pong's time per unit follows
+ * the delay (c = 1), the bulk's does not (c = 0). Both get learnt, and the
+ * bulk is cut below the ping-pong under congestion.
+ */
 START_TEST(learns_and_separates)
 {
 	struct ns_app pp, bulk;

@@ -53,6 +53,7 @@ requests_slow=${REQUESTS_SLOW:-2000}	# CUBIC and BBR: 10 ms a request
 clients=${CLIENTS:-10}
 rate_mbit=${RATE_MBIT:-100}
 buffer=${BUFFER:-1000000}
+floor_mbit=$((rate_mbit / 5))	# redis's floor in the netscope row
 PIN_R=()
 PIN_B=()
 if [ "$(nproc)" -ge 2 ]; then
@@ -214,7 +215,7 @@ for r in $(seq "$rounds"); do
 			"$INDIGOCTL" netscope clear "$RC"
 			"$INDIGOCTL" netscope clear "$BC"
 			start_netscope --app "$RC" --app "$BC" --capacity-mbit "$rate_mbit" \
-				--floor-mbit "$((rate_mbit / 5))" --interval-ms 100 $NS_ARGS
+				--floor-mbit "$floor_mbit" --interval-ms 100 $NS_ARGS
 		else
 			start_netscope --observe
 			set_cc "${conf/apart/cubic}"
@@ -274,7 +275,7 @@ nbps=$(med netscope 4)
 	echo "measurement. CUBIC and"
 	echo "BBR are set per flow through Netscope's policy map (sock_ops, no"
 	echo "controller); the netscope row runs the controller: indigo-netscope"
-	echo "--capacity-mbit $rate_mbit --floor-mbit $((rate_mbit / 5)) --interval-ms 100${NS_ARGS:+ $NS_ARGS}, both"
+	echo "--capacity-mbit $rate_mbit --floor-mbit $floor_mbit --interval-ms 100${NS_ARGS:+ $NS_ARGS}, both"
 	echo "cgroups as applications, sensitivity estimated online. Each round first"
 	echo "measures each application alone (CUBIC); figures are medians over $rounds"
 	echo "rounds, ratios against the median alone figures of this same run."
