@@ -13,7 +13,7 @@ BPFTOOL ?= bpftool
 # The agent's Netscope parts: the controller's plain C (NS_T_LIB, unit
 # tested) and the libbpf glue around it.
 NS_T_LIB := agent/netscope/ns_blr.c agent/netscope/ns_rate.c agent/netscope/ns_app.c \
-	agent/netscope/ns_progress.c
+	agent/netscope/ns_progress.c agent/netscope/ns_link.c
 NS_LIB := $(NS_T_LIB) agent/netscope/ns_loader.c agent/netscope/ns_maps.c \
 	agent/netscope/ns_agent.c
 NS_HDR := $(wildcard agent/netscope/*.h) include/uapi/linux/indigo_netscope.h
@@ -24,6 +24,8 @@ PROGS += $(B)/indigo-netscope
 INDIGOCTL_SRC += tools/indigoctl_netscope.c agent/netscope/ns_maps.c
 INDIGOCTL_CFLAGS += -Iagent/netscope -Itools $(shell pkg-config --cflags libbpf 2>/dev/null)
 INDIGOCTL_LIBS += $(NS_LIBS)
+# the map layouts it reads (the rule compiles only the .c of its prerequisites)
+$(B)/indigoctl: $(NS_HDR)
 CHECK_MORE += check-netscope
 BENCH_MORE += bench-netscope
 
@@ -102,4 +104,4 @@ bench-netscope: $(B)/indigo-netscope $(B)/indigoctl
 INDIGOD_SRC += $(NS_LIB) agent/netscope/ns_indigod.c
 INDIGOD_CFLAGS += $(NS_CFLAGS)
 INDIGOD_LIBS += $(NS_LIBS)
-INDIGOD_DEPS += $(NS_SKEL)
+INDIGOD_DEPS += $(NS_SKEL) $(NS_HDR)

@@ -177,6 +177,7 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	rtt = skops->args[0] ? skops->args[0] : skops->srtt_us >> 3;
 	if (rtt) {
 		__sync_fetch_and_add(&st->rtt_samples, 1);
+		__sync_fetch_and_add(&st->rtt_sum_us, rtt);
 		__sync_fetch_and_add(&st->rtt_hist[log2_slot(rtt)], 1);
 		/* racy read-modify-write across CPUs: a lost EWMA step is harmless */
 		st->srtt_us = st->srtt_us ? st->srtt_us - (st->srtt_us >> 3) +

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ns_agent.h"
+#include "ns_link.h"
 #include "ns_maps.h"
 #include "ns_progress.h"
 
@@ -28,24 +29,9 @@ struct ns_agent {
 	struct ns_maps maps;
 	struct ns_ctl_app apps[NS_APPS_MAX];
 	struct timespec last;
-	bool have_link;
-	double link_delay_us, link_avail_Bps;
-	double link_util;		/* in use, a share of capacity */
-	uint32_t link_base_us;		/* the least RTT of any cgroup */
+	struct ns_link link;
 	int cgroot_fd;			/* to tell cgroups that are gone */
-	uint64_t total_wire;		/* bytes on the wire, every cgroup */
 };
-
-/* Ethernet, IPv4 and TCP with timestamps: a segment's bytes beyond its
- * payload. Small requests are mostly header: without it a request/response
- * application would look a third as busy on the link as it is. */
-#define NS_WIRE_HDR_BYTES	66
-
-/* what a cgroup has put on the wire: payload and every segment's headers */
-static uint64_t wire_bytes(const struct ns_cg_stats *st)
-{
-	return st->delivered_bytes + st->segs_out * NS_WIRE_HDR_BYTES;
-}
 
 void ns_agent_defaults(struct ns_agent_opts *o, double capacity_mbit)
 {
@@ -85,6 +71,7 @@ int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 		return -ENOMEM;
 	}
 	a->o = *o;	/* its cgroup names are used here only, not kept */
+	ns_link_init(&a->link);
 	for (i = 0; i < o->napps; i++) {
 		ret = ns_cgroup_id(o->apps[i].cgroup, &a->apps[i].cgid);
 		if (ret) {
@@ -168,11 +155,11 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 	/* congestion is the shared link's (as the NIC's stall counter is in
 	 * the paper): every app sees the same delay signal, its own CE marks */
 	if (c->have_prev) {
-		obs.delay_us = a->link_delay_us ? a->link_delay_us : st.srtt_us;
-		obs.base_us = a->link_base_us ? a->link_base_us : st.min_rtt_us;
+		obs.delay_us = a->link.delay_us;
+		obs.base_us = a->link.base_us;
 		obs.ce = st.ce_marks - c->ce;
-		obs.util = a->link_util;
-		c->use_Bps = (wire_bytes(&st) - c->wire) / dt;
+		obs.util = a->link.util;
+		c->use_Bps = (ns_wire_bytes(&st) - c->wire) / dt;
 		obs.units = progress[0] ? units - c->units :
 			    ns_app_flow_units(&c->app,
 					      st.delivered_bytes - c->delivered,
@@ -187,7 +174,7 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 	c->have_prev = true;
 	c->delivered = st.delivered_bytes;
 	c->turns = st.turns;
-	c->wire = wire_bytes(&st);
+	c->wire = ns_wire_bytes(&st);
 	c->live = st.live_flows;
 	c->ce = st.ce_marks;
 	c->units = units;
@@ -197,12 +184,11 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 	return ret;
 }
 
-/* Link figures over every cgroup with aggregates, not only controlled ones;
- * entries of cgroups that are gone are dropped (their ids never return). */
+/* The link's figures (ns_link.h) over every cgroup with aggregates, not
+ * only controlled ones; drops those of cgroups that are gone. */
 static void measure_link(struct ns_agent *a, double dt)
 {
-	uint64_t key, next, wire = 0;
-	double wdelay = 0, w = 0;
+	uint64_t key, next;
 	struct ns_cg_stats st;
 	int ret;
 
@@ -215,25 +201,9 @@ static void measure_link(struct ns_agent *a, double dt)
 			ns_maps_forget(&a->maps, key);
 			continue;
 		}
-		wire += wire_bytes(&st);
-		if (st.min_rtt_us && (!a->link_base_us || st.min_rtt_us < a->link_base_us))
-			a->link_base_us = st.min_rtt_us;
-		if (st.srtt_us && st.live_flows > 0) {
-			wdelay += st.srtt_us * (double)(st.live_flows);
-			w += st.live_flows;
-		}
+		ns_link_add(&a->link, key, &st);
 	}
-	if (a->total_wire && wire >= a->total_wire) {
-		double used = (wire - a->total_wire) / dt;
-		double cap = a->o.params.rate.capacity_Bps;
-
-		a->link_avail_Bps = used < cap ? cap - used : 0;
-		a->link_util = used / cap;
-		if (w > 0)
-			a->link_delay_us = wdelay / w;
-		a->have_link = a->link_delay_us > 0;
-	}
-	a->total_wire = wire;
+	ns_link_end(&a->link, dt, a->o.params.rate.capacity_Bps);
 }
 
 int ns_agent_tick(struct ns_agent *a, const char **why)
@@ -263,11 +233,11 @@ int ns_agent_tick(struct ns_agent *a, const char **why)
 
 int ns_agent_link(const struct ns_agent *a, double *queue_us, double *avail_Bps)
 {
-	if (!a->have_link)
+	if (!a->link.have)
 		return -EAGAIN;
-	*queue_us = a->link_delay_us > a->link_base_us ?
-		    a->link_delay_us - a->link_base_us : 0;
-	*avail_Bps = a->link_avail_Bps;
+	*queue_us = a->link.delay_us > a->link.base_us ?
+		    a->link.delay_us - a->link.base_us : 0;
+	*avail_Bps = a->link.avail_Bps;
 	return 0;
 }
 

@@ -29,7 +29,7 @@ struct ns_app_params {
 
 struct ns_app_obs {
 	double dt_s;			/* the interval's length */
-	double delay_us, base_us;	/* smoothed and least RTT */
+	double delay_us, base_us;	/* the interval's mean and least RTT */
 	double ce;			/* CE marks in the interval */
 	double util;			/* the link's use, a share of capacity */
 	double units;			/* progress in the interval */

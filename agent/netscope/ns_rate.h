@@ -36,7 +36,7 @@ struct ns_rate {
 };
 
 struct ns_rate_obs {
-	double delay_us;		/* the app's smoothed RTT */
+	double delay_us;		/* the interval's mean RTT */
 	double base_us;			/* the path's least RTT */
 	double ce;			/* CE marks in the interval */
 	double util;			/* the link's use, a share of capacity */

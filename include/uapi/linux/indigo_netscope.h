@@ -33,6 +33,9 @@
 /* Per-cgroup aggregates over its TCP flows (the sending side's view). */
 struct ns_cg_stats {
 	__u64 rtt_samples;
+	__u64 rtt_sum_us;		/* of the samples: their mean over any
+					 * interval, where srtt_us is the
+					 * last few */
 	__u32 srtt_us;			/* EWMA of RTT samples, gain 1/8 */
 	__u32 min_rtt_us;		/* 0: no sample yet */
 	__u64 delivered_bytes;		/* bytes acked by the peers */

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The shared link's figures per interval: see ns_link.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ns_link.h"
+
+/* Ethernet, IPv4 and TCP with timestamps: a segment's bytes beyond its
+ * payload. Small requests are mostly header: without it a request/response
+ * application would look a third as busy on the link as it is. */
+#define NS_WIRE_HDR_BYTES	66
+
+uint64_t ns_wire_bytes(const struct ns_cg_stats *st)
+{
+	return st->delivered_bytes + st->segs_out * NS_WIRE_HDR_BYTES;
+}
+
+void ns_link_init(struct ns_link *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+static int cg_cmp(const void *a, const void *b)
+{
+	const struct ns_link_cg *x = a, *y = b;
+
+	return x->cgid < y->cgid ? -1 : x->cgid > y->cgid;
+}
+
+/* what a counter gained since it read @was (all of it if it restarted) */
+static uint64_t gained(uint64_t now, uint64_t was)
+{
+	return now >= was ? now - was : now;
+}
+
+void ns_link_add(struct ns_link *l, uint64_t cgid, const struct ns_cg_stats *st)
+{
+	static const struct ns_link_cg none;
+	struct ns_link_cg key = { .cgid = cgid }, *c;
+	const struct ns_link_cg *old;
+
+	if (l->ncur == NS_CGROUPS_MAX)
+		return;
+	if (st->min_rtt_us && (!l->base_us || st->min_rtt_us < l->base_us))
+		l->base_us = st->min_rtt_us;
+	c = &l->cur[l->ncur++];
+	*c = (struct ns_link_cg){
+		.cgid = cgid, .samples = st->rtt_samples,
+		.sum_us = st->rtt_sum_us, .wire = ns_wire_bytes(st),
+	};
+	/* the first interval only sets where counting starts */
+	if (!l->have_prev)
+		return;
+	old = bsearch(&key, l->prev, l->nprev, sizeof(key), cg_cmp);
+	if (!old)
+		old = &none;
+	l->wire += gained(c->wire, old->wire);
+	l->samples += gained(c->samples, old->samples);
+	l->sum_us += gained(c->sum_us, old->sum_us);
+}
+
+void ns_link_end(struct ns_link *l, double dt_s, double cap_Bps)
+{
+	if (l->have_prev && dt_s > 0 && cap_Bps > 0) {
+		double used = l->wire / dt_s;
+
+		l->util = used / cap_Bps;
+		l->avail_Bps = used < cap_Bps ? cap_Bps - used : 0;
+		l->delay_us = l->samples ? (double)l->sum_us / l->samples : l->base_us;
+		l->have = true;
+	}
+	qsort(l->cur, l->ncur, sizeof(l->cur[0]), cg_cmp);
+	memcpy(l->prev, l->cur, l->ncur * sizeof(l->cur[0]));
+	l->nprev = l->ncur;
+	l->ncur = 0;
+	l->wire = l->samples = l->sum_us = 0;
+	l->have_prev = true;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The shared link as the controller sees it, once per interval, from the
+ * counters of every cgroup the sock_ops program measures (controlled or
+ * not): the bytes they put on the wire, and the mean RTT of the samples
+ * they took in the interval.
+ *
+ * Only the interval's own samples count. A cgroup's smoothed RTT is the
+ * last few samples it took, however long ago: a transfer that ended in a
+ * full queue, or an idle connection, would otherwise hold the link
+ * "congested" long after the queue drained.
+ *
+ * Each interval: ns_link_add() for every cgroup, then ns_link_end(). A
+ * cgroup not added (gone) is forgotten; one seen for the first time after
+ * the first interval counts whole, its counters having begun within it.
+ */
+#ifndef INDIGO_NS_LINK_H
+#define INDIGO_NS_LINK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <linux/indigo_netscope.h>
+
+struct ns_link_cg {
+	uint64_t cgid;
+	uint64_t samples, sum_us, wire;	/* counters when last read */
+};
+
+struct ns_link {
+	/* sorted by cgid: the last interval's, and this one's so far */
+	struct ns_link_cg prev[NS_CGROUPS_MAX], cur[NS_CGROUPS_MAX];
+	unsigned int nprev, ncur;
+	bool have_prev;			/* an interval is over */
+	uint64_t wire, samples, sum_us;	/* this interval's, so far */
+	/* results, valid once have is set */
+	bool have;
+	uint32_t base_us;		/* the least RTT any cgroup took */
+	double delay_us;		/* the interval's mean RTT; base_us
+					 * when it took no sample */
+	double util;			/* wire rate over capacity */
+	double avail_Bps;		/* capacity it left */
+};
+
+/* Bytes a cgroup put on the wire: payload and every segment's headers. */
+uint64_t ns_wire_bytes(const struct ns_cg_stats *st);
+void ns_link_init(struct ns_link *l);
+void ns_link_add(struct ns_link *l, uint64_t cgid, const struct ns_cg_stats *st);
+/* Closes an interval of @dt_s seconds on a link of @cap_Bps. */
+void ns_link_end(struct ns_link *l, double dt_s, double cap_Bps);
+
+#endif /* INDIGO_NS_LINK_H */

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests: the shared link's figures per interval (agent/netscope/
+ * ns_link.c). The delay is the mean of the RTT samples the interval took,
+ * from every cgroup; a cgroup that took none (a transfer that ended in a
+ * full queue, an idle connection) does not hold the link congested; the
+ * wire rate counts what each cgroup added, a new cgroup whole, a gone one
+ * not at all.
+ */
+#include "check_main.h"
+#include <stdlib.h>
+#include "ns_link.h"
+
+/* a cgroup that has so far taken @n samples of @rtt_us and sent @bytes */
+static struct ns_cg_stats cg(uint64_t n, uint32_t rtt_us, uint64_t bytes)
+{
+	return (struct ns_cg_stats){
+		.rtt_samples = n, .rtt_sum_us = n * rtt_us, .srtt_us = rtt_us,
+		.min_rtt_us = n ? 10 : 0, .delivered_bytes = bytes,
+		.live_flows = 1,
+	};
+}
+
+static struct ns_link *link_new(void)
+{
+	struct ns_link *l = malloc(sizeof(*l));
+
+	ck_assert_ptr_nonnull(l);
+	ns_link_init(l);
+	return l;
+}
+
+START_TEST(first_interval_only_starts_counting)
+{
+	struct ns_link *l = link_new();
+	struct ns_cg_stats a = cg(1000, 5000, 1 << 30);
+
+	ns_link_add(l, 7, &a);
+	ns_link_end(l, 0.1, 12.5e6);
+	ck_assert(!l->have);
+	ns_link_add(l, 7, &a);
+	ns_link_end(l, 0.1, 12.5e6);
+	ck_assert(l->have);
+	ck_assert_double_eq(l->util, 0);
+	ck_assert_double_eq(l->avail_Bps, 12.5e6);
+	free(l);
+}
+END_TEST
+
+START_TEST(delay_is_the_intervals_samples_mean)
+{
+	struct ns_link *l = link_new();
+	struct ns_cg_stats a = cg(100, 1000, 0), b = cg(10, 100, 0);
+
+	ns_link_add(l, 1, &a);
+	ns_link_add(l, 2, &b);
+	ns_link_end(l, 0.1, 12.5e6);
+	/* a: 30 samples of 200 us; b: 10 of 400 us */
+	a.rtt_samples += 30;
+	a.rtt_sum_us += 30 * 200;
+	b.rtt_samples += 10;
+	b.rtt_sum_us += 10 * 400;
+	ns_link_add(l, 2, &b);
+	ns_link_add(l, 1, &a);
+	ns_link_end(l, 0.1, 12.5e6);
+	ck_assert_double_eq_tol(l->delay_us, (30 * 200 + 10 * 400) / 40.0, 1e-9);
+	ck_assert_uint_eq(l->base_us, 10);
+	free(l);
+}
+END_TEST
+
+START_TEST(stale_rtt_holds_nothing)
+{
+	struct ns_link *l = link_new();
+	/* the bulk ended in a full queue: 9 ms its last RTTs, flows still
+	 * counted live, and no sample since */
+	struct ns_cg_stats bulk = cg(5000, 9000, 1 << 20), rr = cg(10, 40, 0);
+
+	ns_link_add(l, 1, &bulk);
+	ns_link_add(l, 2, &rr);
+	ns_link_end(l, 0.1, 12.5e6);
+	rr.rtt_samples += 500;
+	rr.rtt_sum_us += 500 * 40;
+	ns_link_add(l, 1, &bulk);
+	ns_link_add(l, 2, &rr);
+	ns_link_end(l, 0.1, 12.5e6);
+	ck_assert_double_eq_tol(l->delay_us, 40, 1e-9);
+	/* and no samples at all: no queue, the delay is the base */
+	ns_link_add(l, 1, &bulk);
+	ns_link_add(l, 2, &rr);
+	ns_link_end(l, 0.1, 12.5e6);
+	ck_assert_double_eq(l->delay_us, l->base_us);
+	free(l);
+}
+END_TEST
+
+START_TEST(wire_counts_what_each_cgroup_added)
+{
+	struct ns_link *l = link_new();
+	struct ns_cg_stats a = cg(1, 100, 1000000), gone = cg(1, 100, 5000000);
+	struct ns_cg_stats fresh = cg(0, 0, 250000);
+
+	ns_link_add(l, 1, &a);
+	ns_link_add(l, 9, &gone);
+	ns_link_end(l, 0.1, 12.5e6);
+	a.delivered_bytes += 500000;
+	a.segs_out += 100;
+	/* 9 went (its entry dropped); 5 came within the interval */
+	ns_link_add(l, 5, &fresh);
+	ns_link_add(l, 1, &a);
+	ns_link_end(l, 0.1, 12.5e6);
+	ck_assert_double_eq_tol(l->util, (500000 + 100 * 66 + 250000) / 0.1 / 12.5e6, 1e-9);
+	/* 9 back with counters it cannot have had: all of them are new */
+	gone = cg(0, 0, 1000);
+	ns_link_add(l, 9, &gone);
+	ns_link_add(l, 5, &fresh);
+	ns_link_add(l, 1, &a);
+	ns_link_end(l, 0.1, 12.5e6);
+	ck_assert_double_eq_tol(l->util, 1000 / 0.1 / 12.5e6, 1e-9);
+	free(l);
+}
+END_TEST
+
+START_TEST(counter_restart_counts_from_zero)
+{
+	struct ns_link *l = link_new();
+	struct ns_cg_stats a = cg(1000, 100, 1 << 20);
+
+	ns_link_add(l, 3, &a);
+	ns_link_end(l, 0.1, 12.5e6);
+	/* its entry cleared and made again (indigoctl netscope clear) */
+	a = cg(20, 300, 4096);
+	ns_link_add(l, 3, &a);
+	ns_link_end(l, 0.1, 12.5e6);
+	ck_assert_double_eq_tol(l->delay_us, 300, 1e-9);
+	ck_assert_double_eq_tol(l->util, 4096 / 0.1 / 12.5e6, 1e-9);
+	free(l);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ns_link");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, first_interval_only_starts_counting);
+	tcase_add_test(tc, delay_is_the_intervals_samples_mean);
+	tcase_add_test(tc, stale_rtt_holds_nothing);
+	tcase_add_test(tc, wire_counts_what_each_cgroup_added);
+	tcase_add_test(tc, counter_restart_counts_from_zero);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}
