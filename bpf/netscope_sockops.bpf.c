@@ -28,6 +28,15 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } ns_ctrl SEC(".maps");
 
+/* Written by the controller, as ns_ctrl. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ns_link_view);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} ns_link SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);

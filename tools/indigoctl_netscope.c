@@ -3,7 +3,8 @@
  * indigoctl netscope: what Netscope's programs measured per cgroup and what
  * its controller decided, from the maps pinned under /sys/fs/bpf/indigo.
  *
- *   indigoctl [--json] netscope [--json]     one row per cgroup
+ *   indigoctl [--json] netscope [--json]     one row per cgroup (text: after
+ *       a line on the shared link, as the controller last measured it)
  *   indigoctl netscope set CGROUP KEY=VALUE...
  *       cc=NAME rate_mbit=N clamp=SEGMENTS sens=C: a fixed policy that the
  *       controller leaves alone
@@ -135,6 +136,19 @@ static void print_text(const struct row *r)
 	       r->have_pol && r->pol.cc[0] ? r->pol.cc : "-");
 }
 
+/* the controller's congestion signal; nothing before its first interval */
+static void print_link(const struct ns_maps *m)
+{
+	struct ns_link_view v;
+
+	if (ns_link_view_get(m, &v) || !v.intervals)
+		return;
+	printf("link: queue %u us (mean RTT %u us of %llu samples, least %u us), %.1f %% of capacity in use, over %u ms\n",
+	       v.delay_us > v.base_us ? v.delay_us - v.base_us : 0, v.delay_us,
+	       (unsigned long long)v.rtt_samples, v.base_us, v.util_milli / 10.0,
+	       v.interval_ms);
+}
+
 static int cmd_show(const struct ns_maps *m, int json)
 {
 	char root[PATH_MAX] = "";
@@ -143,12 +157,14 @@ static int cmd_show(const struct ns_maps *m, int json)
 	int ret, n = 0;
 
 	ns_cgroup_root(root, sizeof(root));	/* none: ids without paths */
-	if (json)
+	if (json) {
 		printf("[");
-	else
+	} else {
+		print_link(m);
 		printf("%-36s %12s %9s %9s %10s %7s %6s %-24s %9s %s\n", "cgroup",
 		       "flows", "srtt_us", "min_us", "sent_MB", "retrans", "ce",
 		       "sensitivity[95%]", "rate_Mbps", "cc");
+	}
 	for (ret = ns_stats_next(m, NULL, &key); !ret;
 	     ret = ns_stats_next(m, &key, &key)) {
 		load_row(m, root, key, &r);

@@ -2,6 +2,8 @@
 /* Netscope's controller loop in the agent: see ns_agent.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +92,7 @@ int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 	a->maps.stats = ns_loader_map_fd(a->ld, NS_MAP_STATS);
 	a->maps.policy = ns_loader_map_fd(a->ld, NS_MAP_POLICY);
 	a->maps.ctrl = ns_loader_map_fd(a->ld, NS_MAP_CTRL);
+	a->maps.link = ns_loader_map_fd(a->ld, NS_MAP_LINK);
 	/* a congestion control that did not register cannot be chosen */
 	if (!strcmp(a->o.cc, NS_CC_NAME) && ns_loader_cc_status(a->ld))
 		a->o.cc[0] = '\0';
@@ -185,9 +188,12 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 }
 
 /* The link's figures (ns_link.h) over every cgroup with aggregates, not
- * only controlled ones; drops those of cgroups that are gone. */
-static void measure_link(struct ns_agent *a, double dt)
+ * only controlled ones, published in ns_link; drops the entries of
+ * cgroups that are gone. */
+static int measure_link(struct ns_agent *a, double dt)
 {
+	struct ns_link *l = &a->link;
+	struct ns_link_view v;
 	uint64_t key, next;
 	struct ns_cg_stats st;
 	int ret;
@@ -201,9 +207,18 @@ static void measure_link(struct ns_agent *a, double dt)
 			ns_maps_forget(&a->maps, key);
 			continue;
 		}
-		ns_link_add(&a->link, key, &st);
+		ns_link_add(l, key, &st);
 	}
-	ns_link_end(&a->link, dt, a->o.params.rate.capacity_Bps);
+	ns_link_end(l, dt, a->o.params.rate.capacity_Bps);
+	if (!l->have)
+		return 0;
+	v = (struct ns_link_view){
+		.intervals = l->intervals, .rtt_samples = l->samples,
+		.delay_us = l->delay_us, .base_us = l->base_us,
+		.util_milli = fmin(l->util * 1000, UINT32_MAX),
+		.interval_ms = dt * 1000,
+	};
+	return ns_link_view_put(&a->maps, &v);
 }
 
 int ns_agent_tick(struct ns_agent *a, const char **why)
@@ -218,7 +233,11 @@ int ns_agent_tick(struct ns_agent *a, const char **why)
 	if (dt * 1000 < a->o.interval_ms)
 		return 0;
 	a->last = t;
-	measure_link(a, dt);
+	ret = measure_link(a, dt);
+	if (ret) {
+		first = ret;
+		*why = "writing ns_link";
+	}
 	for (i = 0; i < a->o.napps; i++) {
 		const char *w = NULL;
 

@@ -54,25 +54,28 @@ void ns_link_add(struct ns_link *l, uint64_t cgid, const struct ns_cg_stats *st)
 	old = bsearch(&key, l->prev, l->nprev, sizeof(key), cg_cmp);
 	if (!old)
 		old = &none;
-	l->wire += gained(c->wire, old->wire);
-	l->samples += gained(c->samples, old->samples);
-	l->sum_us += gained(c->sum_us, old->sum_us);
+	l->acc.wire += gained(c->wire, old->wire);
+	l->acc.samples += gained(c->samples, old->samples);
+	l->acc.sum_us += gained(c->sum_us, old->sum_us);
 }
 
 void ns_link_end(struct ns_link *l, double dt_s, double cap_Bps)
 {
 	if (l->have_prev && dt_s > 0 && cap_Bps > 0) {
-		double used = l->wire / dt_s;
+		double used = l->acc.wire / dt_s;
 
 		l->util = used / cap_Bps;
 		l->avail_Bps = used < cap_Bps ? cap_Bps - used : 0;
-		l->delay_us = l->samples ? (double)l->sum_us / l->samples : l->base_us;
+		l->samples = l->acc.samples;
+		l->delay_us = l->samples ? (double)l->acc.sum_us / l->samples :
+			      l->base_us;
 		l->have = true;
+		l->intervals++;
 	}
 	qsort(l->cur, l->ncur, sizeof(l->cur[0]), cg_cmp);
 	memcpy(l->prev, l->cur, l->ncur * sizeof(l->cur[0]));
 	l->nprev = l->ncur;
 	l->ncur = 0;
-	l->wire = l->samples = l->sum_us = 0;
+	memset(&l->acc, 0, sizeof(l->acc));
 	l->have_prev = true;
 }

@@ -28,16 +28,20 @@ struct ns_link_cg {
 };
 
 struct ns_link {
-	/* sorted by cgid: the last interval's, and this one's so far */
+	/* each cgroup's counters at the end of the last interval (sorted by
+	 * cgid, for bsearch) and, so far, of this one */
 	struct ns_link_cg prev[NS_CGROUPS_MAX], cur[NS_CGROUPS_MAX];
 	unsigned int nprev, ncur;
 	bool have_prev;			/* an interval is over */
-	uint64_t wire, samples, sum_us;	/* this interval's, so far */
+	struct {
+		uint64_t wire, samples, sum_us;
+	} acc;				/* this interval's, so far */
 	/* results, valid once have is set */
 	bool have;
+	uint64_t intervals;		/* measured so far */
 	uint32_t base_us;		/* the least RTT any cgroup took */
-	double delay_us;		/* the interval's mean RTT; base_us
-					 * when it took no sample */
+	uint64_t samples;		/* RTT samples the interval took */
+	double delay_us;		/* their mean; base_us if none */
 	double util;			/* wire rate over capacity */
 	double avail_Bps;		/* capacity it left */
 };

@@ -211,6 +211,8 @@ int ns_loader_map_fd(const struct ns_loader *l, enum ns_map m)
 		return bpf_map__fd(l->so->maps.ns_policy);
 	case NS_MAP_CTRL:
 		return bpf_map__fd(l->so->maps.ns_ctrl);
+	case NS_MAP_LINK:
+		return bpf_map__fd(l->so->maps.ns_link);
 	}
 	return -EINVAL;
 }

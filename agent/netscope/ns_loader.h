@@ -29,6 +29,7 @@ enum ns_map {
 	NS_MAP_STATS,
 	NS_MAP_POLICY,
 	NS_MAP_CTRL,
+	NS_MAP_LINK,
 };
 
 /* 0 or -errno; *why names the step that failed (static text). */

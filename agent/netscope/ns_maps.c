@@ -27,12 +27,14 @@ int ns_maps_open(struct ns_maps *m)
 {
 	int ret;
 
-	m->stats = m->policy = m->ctrl = -1;
+	m->stats = m->policy = m->ctrl = m->link = -1;
 	ret = get_pinned("ns_cg_stats", &m->stats);
 	if (!ret)
 		ret = get_pinned("ns_policy", &m->policy);
 	if (!ret)
 		ret = get_pinned("ns_ctrl", &m->ctrl);
+	if (!ret)
+		ret = get_pinned("ns_link", &m->link);
 	if (ret)
 		ns_maps_close(m);
 	return ret;
@@ -46,7 +48,9 @@ void ns_maps_close(struct ns_maps *m)
 		close(m->policy);
 	if (m->ctrl >= 0)
 		close(m->ctrl);
-	m->stats = m->policy = m->ctrl = -1;
+	if (m->link >= 0)
+		close(m->link);
+	m->stats = m->policy = m->ctrl = m->link = -1;
 }
 
 static int lookup(int fd, uint64_t key, void *val)
@@ -82,6 +86,20 @@ int ns_policy_put(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p)
 int ns_ctrl_put(const struct ns_maps *m, uint64_t cgid, const struct ns_ctrl *c)
 {
 	return bpf_map_update_elem(m->ctrl, &cgid, c, BPF_ANY) ? -errno : 0;
+}
+
+int ns_link_view_get(const struct ns_maps *m, struct ns_link_view *v)
+{
+	uint32_t key = 0;
+
+	return bpf_map_lookup_elem(m->link, &key, v) ? -errno : 0;
+}
+
+int ns_link_view_put(const struct ns_maps *m, const struct ns_link_view *v)
+{
+	uint32_t key = 0;
+
+	return bpf_map_update_elem(m->link, &key, v, BPF_ANY) ? -errno : 0;
 }
 
 void ns_maps_forget(const struct ns_maps *m, uint64_t cgid)

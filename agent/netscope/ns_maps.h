@@ -13,7 +13,7 @@
 
 
 struct ns_maps {
-	int stats, policy, ctrl;
+	int stats, policy, ctrl, link;
 };
 
 /* Opens the maps pinned under NS_PIN_DIR: 0 or -errno. */
@@ -27,6 +27,8 @@ int ns_ctrl_get(const struct ns_maps *m, uint64_t cgid, struct ns_ctrl *c);
 /* Stores @p with the next generation, so that flows apply it. */
 int ns_policy_put(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p);
 int ns_ctrl_put(const struct ns_maps *m, uint64_t cgid, const struct ns_ctrl *c);
+int ns_link_view_get(const struct ns_maps *m, struct ns_link_view *v);
+int ns_link_view_put(const struct ns_maps *m, const struct ns_link_view *v);
 /* Drops every entry of the cgroup (it is gone). */
 void ns_maps_forget(const struct ns_maps *m, uint64_t cgid);
 /* Walks the cgroups that have aggregates: 0, -ENOENT after the last. */

@@ -4,7 +4,8 @@
 # Netscope on the host, with real TCP flows between two network namespaces
 # across a tbf bottleneck (tests/net/netscope-lib.sh). Checks:
 #   1. maps pinned under /sys/fs/bpf/indigo with BTF (bpftool names fields)
-#   2. a flow's cgroup shows RTT aggregates and flow counts; a request/
+#   2. the link's queue as the controller measures it (indigoctl, ns_link);
+#      a flow's cgroup shows RTT aggregates and flow counts; a request/
 #      response flow counts turns, and its progress is counted in them
 #   3. a pacing rate set in the policy holds a bulk flow within +-15 %,
 #      its window clamped near its share's bandwidth-delay product
@@ -103,7 +104,19 @@ bpftool btf dump map pinned /sys/fs/bpf/indigo/ns_cg_stats value 2>/dev/null |
 	grep -q live_flows || die "ns_cg_stats has no BTF with named fields"
 pass "maps pinned in /sys/fs/bpf/indigo with BTF"
 
-bps=$(bulk "$BULK" 2)
+# the link as the controller sees it, read while CUBIC builds a queue
+# (milliseconds, where the controller's line is 300 us)
+bulk "$BULK" 2 >"$LOG.bps" &
+sleep 1.5
+link=$("$INDIGOCTL" netscope | sed -n 's/^link: queue \([0-9]*\) us.*/\1/p')
+view=$(bpftool map dump pinned /sys/fs/bpf/indigo/ns_link)
+wait $!
+bps=$(cat "$LOG.bps")
+rm -f "$LOG.bps"
+[ -n "$link" ] && ((link > 1000)) || die "link queue '$link' us under CUBIC"
+jq -e '.[0].value | .rtt_samples > 0 and .delay_us > .base_us' <<<"$view" >/dev/null ||
+	die "ns_link: $view"
+pass "the link's queue as the controller measured it: $link us"
 [ "$(ns_json_get "$BULK" .flows)" -ge 2 ] || die "bulk cgroup: no flows counted"
 [ "$(ns_json_get "$BULK" .rtt_samples)" -gt 0 ] || die "no RTT samples"
 [ "$(ns_json_get "$BULK" .srtt_us)" -gt 0 ] || die "no RTT EWMA"

@@ -40,7 +40,9 @@
 # Env:   ROUNDS (5), REQUESTS (the measuring connection's, 10000; 2000 on
 #        CUBIC and BBR, REQUESTS_SLOW, whose requests wait 10 ms), CLIENTS (10),
 #        RATE_MBIT (100), BUFFER (1000000), NS_ARGS (more indigo-netscope
-#        options for the netscope row), OUT (the results file)
+#        options for the netscope row), OUT (the results file), CONFS (set:
+#        only these rows besides alone, e.g. "netscope", and only the
+#        per-round lines, no results file: a quick comparison)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -209,7 +211,7 @@ for r in $(seq "$rounds"); do
 	bps=$(bulk_alone)
 	echo "round $r alone: redis p50 $p50 ms p99 $p99 ms, $(jq -n "$rbps/1e6|floor") Mbit/s on the bottleneck; bulk $(jq -n "$bps/1e6|floor") Mbit/s; echo p99 $e99 ms"
 	echo "alone $p50 $p99 $bps $e99 $rbps $r" >>"$work/rows"
-	for conf in cubic bbr netscope apart; do
+	for conf in ${CONFS:-cubic bbr netscope apart}; do
 		stop_netscope
 		if [ "$conf" = netscope ]; then
 			"$INDIGOCTL" netscope clear "$RC"
@@ -229,6 +231,8 @@ for r in $(seq "$rounds"); do
 		echo "$conf $p50 $p99 $bps $e99 $r" >>"$work/rows"
 	done
 done
+
+[ -z "${CONFS:-}" ] || exit 0
 
 # med_range CONF COLUMN: "least-most" of one configuration's column
 med_range() { awk -v c="$1" -v k="$2" '$1 == c { print $k }' "$work/rows" | sort -g | sed -n '1p;$p' | paste -sd-; }

@@ -9,6 +9,8 @@
  *	ns_cg_stats	struct ns_cg_stats, written by the sock_ops program
  *	ns_policy	struct ns_policy, written by the agent or indigoctl
  *	ns_ctrl		struct ns_ctrl, the controller's view, for indigoctl
+ *	ns_link		struct ns_link_view (one entry, key 0): the shared
+ *			link as the controller last measured it
  *	ns_flows	socket storage, struct ns_flow (per-flow state)
  */
 #ifndef _UAPI_LINUX_INDIGO_NETSCOPE_H
@@ -98,6 +100,17 @@ struct ns_ctrl {
 	__u64 rate_Bps;			/* the rate the controller set */
 	__u32 samples;			/* regression samples so far */
 	__u32 flags;			/* NS_CTRL_* */
+};
+
+/* The shared link over the controller's last interval (every cgroup's
+ * flows), for indigoctl and bpftool: what its congestion signal saw. */
+struct ns_link_view {
+	__u64 intervals;		/* measured so far; 0: none yet */
+	__u64 rtt_samples;		/* taken in the interval */
+	__u32 delay_us;			/* their mean; base_us if none */
+	__u32 base_us;			/* the least RTT any cgroup took */
+	__u32 util_milli;		/* bytes on the wire over capacity */
+	__u32 interval_ms;		/* the interval's length */
 };
 
 /* Per-flow state in socket storage. */
