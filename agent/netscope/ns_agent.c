@@ -210,7 +210,7 @@ static int measure_link(struct ns_agent *a, double dt)
 		ns_link_add(l, key, &st);
 	}
 	ns_link_end(l, dt, a->o.params.rate.capacity_Bps);
-	if (!l->have)
+	if (!l->intervals)
 		return 0;
 	v = (struct ns_link_view){
 		.intervals = l->intervals, .rtt_samples = l->samples,
@@ -252,7 +252,7 @@ int ns_agent_tick(struct ns_agent *a, const char **why)
 
 int ns_agent_link(const struct ns_agent *a, double *queue_us, double *avail_Bps)
 {
-	if (!a->link.have)
+	if (!a->link.intervals)
 		return -EAGAIN;
 	*queue_us = a->link.delay_us > a->link.base_us ?
 		    a->link.delay_us - a->link.base_us : 0;

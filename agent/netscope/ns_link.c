@@ -69,7 +69,6 @@ void ns_link_end(struct ns_link *l, double dt_s, double cap_Bps)
 		l->samples = l->acc.samples;
 		l->delay_us = l->samples ? (double)l->acc.sum_us / l->samples :
 			      l->base_us;
-		l->have = true;
 		l->intervals++;
 	}
 	qsort(l->cur, l->ncur, sizeof(l->cur[0]), cg_cmp);

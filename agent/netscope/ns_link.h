@@ -36,8 +36,7 @@ struct ns_link {
 	struct {
 		uint64_t wire, samples, sum_us;
 	} acc;				/* this interval's, so far */
-	/* results, valid once have is set */
-	bool have;
+	/* results, valid once an interval is measured */
 	uint64_t intervals;		/* measured so far */
 	uint32_t base_us;		/* the least RTT any cgroup took */
 	uint64_t samples;		/* RTT samples the interval took */

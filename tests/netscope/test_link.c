@@ -37,10 +37,10 @@ START_TEST(first_interval_only_starts_counting)
 
 	ns_link_add(l, 7, &a);
 	ns_link_end(l, 0.1, 12.5e6);
-	ck_assert(!l->have);
+	ck_assert_uint_eq(l->intervals, 0);
 	ns_link_add(l, 7, &a);
 	ns_link_end(l, 0.1, 12.5e6);
-	ck_assert(l->have);
+	ck_assert_uint_eq(l->intervals, 1);
 	ck_assert_double_eq(l->util, 0);
 	ck_assert_double_eq(l->avail_Bps, 12.5e6);
 	free(l);
