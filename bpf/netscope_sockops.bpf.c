@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Netscope's sock_ops program: per-flow state in socket storage, per-cgroup
- * aggregates (RTT EWMA, log2 histogram and minimum, delivered bytes,
+ * aggregates (RTT sum and count, EWMA, log2 histogram and minimum, delivered bytes,
  * segments sent, request/response turns, retransmits, CE marks, live
  * flows), and the cgroup's policy applied to
  * each flow when it is established and again at its first RTT callback

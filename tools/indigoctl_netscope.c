@@ -144,7 +144,7 @@ static void print_link(const struct ns_maps *m)
 	if (ns_link_view_get(m, &v) || !v.intervals)
 		return;
 	printf("link: queue %u us (mean RTT %u us of %llu samples, least %u us), %.1f %% of capacity in use, over %u ms\n",
-	       v.delay_us > v.base_us ? v.delay_us - v.base_us : 0, v.delay_us,
+	       v.queue_us, v.delay_us,
 	       (unsigned long long)v.rtt_samples, v.base_us, v.util_milli / 10.0,
 	       v.interval_ms);
 }

@@ -215,6 +215,7 @@ static int measure_link(struct ns_agent *a, double dt)
 	v = (struct ns_link_view){
 		.intervals = l->intervals, .rtt_samples = l->samples,
 		.delay_us = l->delay_us, .base_us = l->base_us,
+		.queue_us = l->queue_us,
 		.util_milli = fmin(l->util * 1000, UINT32_MAX),
 		.interval_ms = dt * 1000,
 	};
@@ -254,8 +255,7 @@ int ns_agent_link(const struct ns_agent *a, double *queue_us, double *avail_Bps)
 {
 	if (!a->link.intervals)
 		return -EAGAIN;
-	*queue_us = a->link.delay_us > a->link.base_us ?
-		    a->link.delay_us - a->link.base_us : 0;
+	*queue_us = a->link.queue_us;
 	*avail_Bps = a->link.avail_Bps;
 	return 0;
 }

@@ -69,6 +69,7 @@ void ns_link_end(struct ns_link *l, double dt_s, double cap_Bps)
 		l->samples = l->acc.samples;
 		l->delay_us = l->samples ? (double)l->acc.sum_us / l->samples :
 			      l->base_us;
+		l->queue_us = l->delay_us > l->base_us ? l->delay_us - l->base_us : 0;
 		l->intervals++;
 	}
 	qsort(l->cur, l->ncur, sizeof(l->cur[0]), cg_cmp);

@@ -41,6 +41,7 @@ struct ns_link {
 	uint32_t base_us;		/* the least RTT any cgroup took */
 	uint64_t samples;		/* RTT samples the interval took */
 	double delay_us;		/* their mean; base_us if none */
+	double queue_us;		/* delay_us above base_us */
 	double util;			/* wire rate over capacity */
 	double avail_Bps;		/* capacity it left */
 };

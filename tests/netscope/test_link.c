@@ -85,11 +85,13 @@ START_TEST(stale_rtt_holds_nothing)
 	ns_link_add(l, 2, &rr);
 	ns_link_end(l, 0.1, 12.5e6);
 	ck_assert_double_eq_tol(l->delay_us, 40, 1e-9);
+	ck_assert_double_eq_tol(l->queue_us, 40 - 10, 1e-9);
 	/* and no samples at all: no queue, the delay is the base */
 	ns_link_add(l, 1, &bulk);
 	ns_link_add(l, 2, &rr);
 	ns_link_end(l, 0.1, 12.5e6);
 	ck_assert_double_eq(l->delay_us, l->base_us);
+	ck_assert_double_eq(l->queue_us, 0);
 	free(l);
 }
 END_TEST

@@ -109,8 +109,10 @@ struct ns_link_view {
 	__u64 rtt_samples;		/* taken in the interval */
 	__u32 delay_us;			/* their mean; base_us if none */
 	__u32 base_us;			/* the least RTT any cgroup took */
+	__u32 queue_us;			/* delay_us above base_us */
 	__u32 util_milli;		/* bytes on the wire over capacity */
 	__u32 interval_ms;		/* the interval's length */
+	__u32 pad;
 };
 
 /* Per-flow state in socket storage. */
