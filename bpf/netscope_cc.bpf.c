@@ -6,7 +6,10 @@
  * to (delay - target) / delay. The flow's cgroup sensitivity c (ns_policy)
  * scales both, as Netscope's rate cut by 1 / (2 + c) does: an insensitive
  * flow (c = 0) backs off at a lower delay and harder, leaving the queue
- * short for the sensitive ones.
+ * short for the sensitive ones. The window never grows past the clamp
+ * (snd_cwnd_clamp, as Netscope's sock_ops program sets for a paced flow):
+ * the kernel's own CCs honour it in their growth, and a CC that sets
+ * snd_cwnd must too.
  */
 #include "netscope_defs.h"
 #include <bpf/bpf_tracing.h>
@@ -35,7 +38,8 @@ static __always_inline __u32 sens_of(struct ns_ca *ca)
 	__u64 cgid = ca->cgid;	/* helpers take keys from the stack only */
 	struct ns_policy *pol = bpf_map_lookup_elem(&ns_policy, &cgid);
 
-	return pol && pol->sens_milli ? pol->sens_milli : 1000;
+	/* an insensitive cgroup's c is 0: only the flag tells it from unset */
+	return pol && (pol->flags & NS_POLICY_SENS) ? pol->sens_milli : 1000;
 }
 
 SEC("struct_ops/ns_init")
@@ -78,14 +82,15 @@ void BPF_PROG(ns_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 		 (2000 + ca->sens_milli) / 2000;
 	if (ca->delay_us <= target) {
 		if (cwnd < tp->snd_ssthresh) {
-			tp->snd_cwnd = cwnd + acked;
-			return;
-		}
-		tp->snd_cwnd_cnt += acked;
-		if (tp->snd_cwnd_cnt >= cwnd) {
+			cwnd += acked;
+		} else {
+			tp->snd_cwnd_cnt += acked;
+			if (tp->snd_cwnd_cnt < cwnd)
+				return;
 			tp->snd_cwnd_cnt -= cwnd;
-			tp->snd_cwnd = cwnd + 1;
+			cwnd++;
 		}
+		tp->snd_cwnd = cwnd < tp->snd_cwnd_clamp ? cwnd : tp->snd_cwnd_clamp;
 		return;
 	}
 	if (now - ca->last_cut_ns < (__u64)(tp->srtt_us >> 3) * 1000)

@@ -107,10 +107,14 @@ static void print_json(const struct row *r, int first)
 	if (r->have_pol) {
 		printf(",\"policy\":{\"cc\":");
 		json_str(r->pol.cc);
-		printf(",\"rate_bps\":%llu,\"cwnd_clamp\":%u,\"sensitivity\":%.3f,"
-		       "\"fixed\":%s,\"gen\":%u}",
-		       (unsigned long long)r->pol.rate_Bps * 8, r->pol.cwnd_clamp,
-		       r->pol.sens_milli / 1e3,
+		printf(",\"rate_bps\":%llu,\"cwnd_clamp\":%u,\"sensitivity\":",
+		       (unsigned long long)r->pol.rate_Bps * 8, r->pol.cwnd_clamp);
+		/* unset: the netscope CC takes 1, but nobody said so */
+		if (r->pol.flags & NS_POLICY_SENS)
+			printf("%.3f", r->pol.sens_milli / 1e3);
+		else
+			printf("null");
+		printf(",\"fixed\":%s,\"gen\":%u}",
 		       r->pol.flags & NS_POLICY_FIXED ? "true" : "false", r->pol.gen);
 	}
 	printf("}");
@@ -223,8 +227,10 @@ static int cmd_set(const struct ns_maps *m, int argc, char **argv)
 			ret = parse_u32(v + 1, 1e6 / 8, &p.rate_Bps);
 		else if (!strncmp(argv[i], "clamp=", 6))
 			ret = parse_u32(v + 1, 1, &p.cwnd_clamp);
-		else if (!strncmp(argv[i], "sens=", 5))
+		else if (!strncmp(argv[i], "sens=", 5)) {
 			ret = parse_u32(v + 1, 1000, &p.sens_milli);
+			p.flags |= NS_POLICY_SENS;
+		}
 		if (ret) {
 			fprintf(stderr, "indigoctl: netscope set: bad or unknown setting '%s'\n",
 				argv[i]);

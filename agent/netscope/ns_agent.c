@@ -127,6 +127,7 @@ static int publish(struct ns_agent *a, struct ns_ctl_app *c)
 	memcpy(pol.cc, a->o.cc, sizeof(pol.cc));
 	pol.rate_Bps = ns_app_pacing(&c->app, &a->o.params, c->use_Bps);
 	pol.sens_milli = c->app.c * 1000;
+	pol.flags |= NS_POLICY_SENS;
 	/* an unchanged policy would only make every flow re-apply it */
 	if (!memcmp(pol.cc, old.cc, sizeof(pol.cc)) && pol.gen &&
 	    pol.rate_Bps == old.rate_Bps && pol.sens_milli == old.sens_milli)

@@ -10,7 +10,8 @@
 #   3. a pacing rate set in the policy holds a bulk flow within +-15 %,
 #      its window clamped near its share's bandwidth-delay product
 #   4. ss -ti shows the congestion control the policy chose
-#   5. the "netscope" CC registers, carries a transfer, and unregisters
+#   5. the "netscope" CC registers, carries a transfer within the window
+#      clamp, and unregisters
 #   6. a restarted agent keeps the pinned state; after kill -9 the next
 #      one registers the CC again
 #   7. under induced congestion the controller, having estimated each
@@ -74,10 +75,17 @@ flow_ccs() {
 		awk '{print $(NF-1)}' | sort -u
 }
 
-# the largest congestion window among A's established flows to B's port 5201
+# the congestion window of the one of A's established flows to B's port
+# 5201 that has sent the most (iperf3's data flow, not its control one)
 flow_cwnd() {
 	ip netns exec "$NS_A" ss -tin state established "dport = :5201" |
-		grep -oE 'cwnd:[0-9]+' | cut -d: -f2 | sort -n | tail -1
+		awk '/cwnd:/ { c = s = 0
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^cwnd:/) c = substr($i, 6)
+				if ($i ~ /^bytes_sent:/) s = substr($i, 12)
+			}
+			if (s + 0 >= best) { best = s + 0; cwnd = c } }
+			END { print cwnd }'
 }
 
 pass() { say "ok: $*"; }
@@ -170,6 +178,9 @@ bps=$(cat "$LOG.bps")
 rm -f "$LOG.bps"
 [ "$ccs" = reno ] || die "ss shows '$ccs', policy chose reno"
 pass "ss -ti shows the policy's CC: $ccs"
+# no sens= given: the netscope CC would take 1, and the policy says unset
+sens=$(ns_json_get "$BULK" .policy.sensitivity)
+[ "$sens" = null ] || die "policy without sens= shows sensitivity $sens"
 jq -e -n "$bps > 40e6 * 0.85 and $bps < 40e6 * 1.15" >/dev/null ||
 	die "paced flow at $bps bit/s, policy 40 Mbit/s"
 pass "pacing: $(jq -n "$bps/1e6*10|floor/10") Mbit/s for a 40 Mbit/s policy"
@@ -188,17 +199,27 @@ pass "paced bulk: $turns_paced turns in $segs_paced segments"
 grep -q "cc netscope" "$LOG" || die "netscope CC not registered: $(cat "$LOG")"
 grep -qw netscope /proc/sys/net/ipv4/tcp_available_congestion_control ||
 	die "netscope not in tcp_available_congestion_control"
-"$INDIGOCTL" netscope set "$BULK" rate_mbit=0 cc=netscope
+# sens=0 is a sensitivity (the CC's least queue), not unset
+"$INDIGOCTL" netscope set "$BULK" sens=0
+sens=$(ns_json_get "$BULK" .policy.sensitivity)
+[ "$sens" = 0 ] || die "policy with sens=0 shows sensitivity $sens"
+# unpaced, with a clamp by hand: a CC that sets the window itself must keep
+# it under the clamp, as the kernel's own do. At c = 100 the CC allows 5 ms
+# of queue, some 40 segments at 100 Mbit/s, so the clamp is what holds it.
+"$INDIGOCTL" netscope set "$BULK" rate_mbit=0 cc=netscope clamp=6 sens=100
 server 5201
 bulk "$BULK" 4 >"$LOG.bps" &
 sleep 2
 ccs=$(flow_ccs)
+cwnd=$(flow_cwnd)
 wait $!
 bps=$(cat "$LOG.bps")
 rm -f "$LOG.bps"
 [ "$ccs" = netscope ] || die "ss shows '$ccs', policy chose netscope"
 jq -e -n "$bps > 50e6" >/dev/null || die "netscope carried only $bps bit/s over 100 Mbit/s"
 pass "netscope CC registered, carried $(jq -n "$bps/1e6|floor") Mbit/s"
+((cwnd <= 6)) || die "netscope CC's window $cwnd, clamp 6"
+pass "netscope CC's window held to the clamp: $cwnd segments"
 
 # --- 6: restart keeps the pinned state; stop unregisters the CC
 flows=$(ns_json_get "$BULK" .flows)

@@ -59,6 +59,8 @@ struct ns_cg_stats {
 
 /* ns_policy.flags */
 #define NS_POLICY_FIXED		0x1	/* set by hand: the controller keeps off */
+#define NS_POLICY_SENS		0x2	/* sens_milli holds a sensitivity; without
+					 * it the netscope CC takes c = 1 */
 
 /*
  * What new flows of the cgroup get, and existing ones at their next
@@ -80,7 +82,7 @@ struct ns_policy {
 					 * autosizing), which the bottleneck
 					 * queues in front of everyone */
 	__u32 sens_milli;		/* delay sensitivity c * 1000, for the
-					 * netscope CC; 0: treated as 1 */
+					 * netscope CC (NS_POLICY_SENS) */
 	__u32 flags;			/* NS_POLICY_* */
 	__u32 gen;			/* bumped on every change */
 	__u32 pad;
