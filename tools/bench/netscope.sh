@@ -334,8 +334,10 @@ nbps=$(med netscope 4)
 	fi
 	echo "- p99: the bottleneck's queue at its tail under Netscope: echo p99"
 	echo "  $(med netscope 5) ms against $ae99 ms alone. At $rate_mbit Mbit/s one full-size packet"
+	# the fewest full-size packets ahead of a request that cost it 1.2x
+	behind=$(jq -n "0.2 * $a99 * 1000 / (12000 / $rate_mbit) | floor + 1")
 	echo "  takes $((12000 / rate_mbit)) us to send, $(jq -n "12 / $rate_mbit / $a99 * 100 | floor") % of redis's p99 alone: a request behind"
-	echo "  two bulk packets misses 1.2x, whatever the verdict above. With the bulk on a"
+	echo "  $behind of them misses 1.2x, whatever the verdict above. With the bulk on a"
 	echo "  link of its own (apart), redis's p99 is $(jq -n "$(med apart 3) / $a99 * 100 | floor / 100")x alone: what the rest of"
 	echo "  the machine (CPUs, timers) adds."
 	echo
