@@ -96,7 +96,7 @@ check-netscope: check-netscope-unit check-netscope-fallback check-netscope-net c
 # 1 Gbit/s 12 us, and the machine's CPUs weigh more
 bench-netscope: $(B)/indigo-netscope $(B)/indigoctl
 	tools/bench/netscope.sh
-	RATE_MBIT=1000 ROUNDS=3 OUT=tools/bench/results/netscope-1g.md tools/bench/netscope.sh
+	RATE_MBIT=1000 ROUNDS=5 OUT=tools/bench/results/netscope-1g.md tools/bench/netscope.sh
 
 .PRECIOUS: $(NS_B)/netscope_%.bpf.o
 
