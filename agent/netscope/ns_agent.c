@@ -125,7 +125,7 @@ static int publish(struct ns_agent *a, struct ns_ctl_app *c)
 		pol = old;
 	}
 	memcpy(pol.cc, a->o.cc, sizeof(pol.cc));
-	pol.rate_Bps = ns_app_pacing(&c->app, &a->o.params, c->use_Bps);
+	pol.rate_Bps = ns_app_pacing(&c->app, c->use_Bps);
 	pol.sens_milli = c->app.c * 1000;
 	pol.flags |= NS_POLICY_SENS;
 	/* an unchanged policy would only make every flow re-apply it */

@@ -62,9 +62,13 @@ bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
 		 const struct ns_app_obs *o);
 /*
  * The pacing rate to enforce on the application's flows, 0 for none: its
- * rate, unless that is the link's capacity, or does not bind, being above
- * NS_PACE_SLACK times what the application put on the wire in the last
- * interval (@use_Bps), or the application progresses in turns. A
+ * rate, unless that does not bind, being above NS_PACE_SLACK times what
+ * the application put on the wire in the last interval (@use_Bps), or the
+ * application progresses in turns. At the link's capacity too: pacing
+ * brings the window clamp (NS_CLAMP_QUEUE_US) that keeps a bulk flow's
+ * TSO bursts short, which matters most when nothing is being cut and the
+ * delay-based CC alone holds the queue (at 1 Gbit/s, 5 + 5 rounds: the
+ * queue's echo p99 0.134 ms against 0.164 ms unpaced, bulk unchanged). A
  * request/response application is clocked by its own round trips: what it
  * can have queued is bounded by its requests outstanding, so a queue slows
  * it without pacing, while pacing delays every send that follows another
@@ -73,8 +77,7 @@ bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
  * a quarter, and it was worse the more its rate was cut.
  */
 #define NS_PACE_SLACK	2.0
-double ns_app_pacing(const struct ns_app *a, const struct ns_app_params *p,
-		     double use_Bps);
+double ns_app_pacing(const struct ns_app *a, double use_Bps);
 /*
  * Without a progress figure: the interval's progress from its flows' bytes
  * and turns (ns_cg_stats.turns). A request/response application progresses
