@@ -28,6 +28,7 @@ void epoch_params_from(const struct indigod_config *c,
 	p->epoch_s = c->agent.epoch_ms / 1000.0;
 	p->rate_cap_share = c->policy.rate_cap_share;
 	p->free_min_kib = c->policy.free_min_kib;
+	p->fill_share = c->policy.fill_share;
 }
 
 static uint64_t pick_seed(void)

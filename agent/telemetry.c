@@ -304,6 +304,7 @@ void on_epoch(const struct modlink_epoch *m, void *arg)
 		d->mem_warned = true;
 	}
 	measure_residence(d, ret ? NULL : &mem, &fb);
+	d->es.p.local_total_kib = ret ? 0 : mem.local_total;
 	ret = ctx_build(&e, ret ? NULL : &mem, &link, x);
 	if (!ret)
 		ret = epoch_step_fb(&d->es, &e, &fb, x, now_s(), &o);

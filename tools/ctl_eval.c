@@ -88,7 +88,9 @@ static void arm_name(const struct act_grid *grid, unsigned int arm, char *buf,
 
 	if (arm == actions_deny_arm(grid))
 		snprintf(buf, len, "deny");
-	else if (!actions_policy(grid, arm, 1, 0, &p))
+	else if (arm == actions_fill_arm(grid))
+		snprintf(buf, len, "fill");
+	else if (!actions_policy(grid, arm, 1, 0, 0, 0, &p))
 		snprintf(buf, len, "rate>=%u mHz, burst>=%u ms", p.rate_min_mhz,
 			 p.burst_min_ms);
 	else

@@ -42,7 +42,7 @@ int actions_grid_init(struct act_grid *g, const uint32_t *burst_ms,
 
 unsigned int actions_count(const struct act_grid *g)
 {
-	return g->nburst * g->nrate + 1;
+	return g->nburst * g->nrate + 2;
 }
 
 unsigned int actions_deny_arm(const struct act_grid *g)
@@ -50,8 +50,14 @@ unsigned int actions_deny_arm(const struct act_grid *g)
 	return g->nburst * g->nrate;
 }
 
+unsigned int actions_fill_arm(const struct act_grid *g)
+{
+	return g->nburst * g->nrate + 1;
+}
+
 int actions_policy(const struct act_grid *g, unsigned int arm,
 		   uint32_t rate_cap_pps, uint64_t free_min_kib,
+		   uint64_t local_total_kib, double fill_share,
 		   struct act_policy *p)
 {
 	if (!g || !p || arm >= actions_count(g))
@@ -63,10 +69,18 @@ int actions_policy(const struct act_grid *g, unsigned int arm,
 		return 0;
 	}
 	p->mode = ACT_MODE_GATE;
-	p->burst_min_ms = g->burst_ms[arm / g->nrate];
-	p->rate_min_mhz = g->rate_mhz[arm % g->nrate];
 	p->rate_cap_pps = rate_cap_pps;
 	p->free_min_kib = free_min_kib;
+	if (arm == actions_fill_arm(g)) {
+		/* thresholds 0; the operator's floor wins when it is higher */
+		double fill = (double)local_total_kib * fill_share;
+
+		if (fill > (double)free_min_kib)
+			p->free_min_kib = (uint64_t)fill;
+	} else {
+		p->burst_min_ms = g->burst_ms[arm / g->nrate];
+		p->rate_min_mhz = g->rate_mhz[arm % g->nrate];
+	}
 	p->set = ACT_SET_MODE | ACT_SET_RATE_MIN | ACT_SET_BURST_MIN |
 		 ACT_SET_FREE_MIN | ACT_SET_RATE_CAP;
 	return 0;

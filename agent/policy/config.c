@@ -26,7 +26,7 @@
 #include <ini.h>
 
 #include "config.h"
-#include "epoch.h"	/* reward.residence's bounds */
+#include "epoch.h"	/* reward.residence's and policy.fill_share's bounds */
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define SHOW_MAX	48	/* characters of a bad value quoted back */
@@ -102,6 +102,7 @@ static const struct key keys[] = {
 	UKEY(bandit, warmup, K_U32, 0, 1000000, "20"),
 	DKEY(policy, rate_cap_share, KF_LO_OPEN, 0, 1, "0.1"),
 	UKEY(policy, free_min_kib, K_U64, 0, 1ULL << 32, "0"),
+	DKEY(policy, fill_share, KF_LO_OPEN, 0, ACT_FILL_SHARE_MAX, "0.0625"),
 	EKEY(reward, source, rewards, "costmodel"),
 	PKEY(reward, progress_path, KF_EMPTY_OK, ""),
 	DKEY(reward, progress_scale, 0, 0, 1e15, "0"),

@@ -105,6 +105,7 @@ struct indigod_config {
 	struct {
 		double rate_cap_share;		/* (0, 1] of the bandwidth */
 		uint64_t free_min_kib;
+		double fill_share;		/* (0, 0.5] of local memory */
 	} policy;
 	struct {
 		int source;			/* enum config_reward */

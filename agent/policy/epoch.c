@@ -26,6 +26,8 @@ static int params_ok(const struct epoch_params *p)
 		return 0;
 	if (!(p->epoch_s > 0) || !isfinite(p->epoch_s))
 		return 0;
+	if (!(p->fill_share > 0 && p->fill_share <= ACT_FILL_SHARE_MAX))
+		return 0;
 	return p->rate_cap_share > 0 && p->rate_cap_share <= 1;
 }
 
@@ -287,6 +289,7 @@ int epoch_step_fb(struct epoch_state *s, const struct ctx_epoch *e,
 	ret = cm_rate_cap(&s->p.link, s->p.rate_cap_share, &cap);
 	if (!ret)
 		ret = actions_policy(&s->grid, arm, cap, s->p.free_min_kib,
+				     s->p.local_total_kib, s->p.fill_share,
 				     &o->pol);
 	if (ret)
 		return ret;
@@ -375,7 +378,7 @@ int epoch_model_load(struct epoch_state *s, const char *path, char *err,
 	    bandit_arms(nb) != bandit_arms(s->b)) {
 		if (err && errlen)
 			snprintf(err, errlen,
-				 "%s: model of another shape (kind %d, d %u, K %u; want kind %d, d %u, K %u)",
+				 "%s: model of another shape (kind %d, d %u, K %u arms; want kind %d, d %u, K %u), not loaded, left for the next save to replace",
 				 path, bandit_kind(nb), bandit_dim(nb),
 				 bandit_arms(nb), bandit_kind(s->b),
 				 bandit_dim(s->b), bandit_arms(s->b));

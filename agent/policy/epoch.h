@@ -44,7 +44,9 @@
  *	becomes the grid arm nearest to it, lowest burst threshold;
  *   5. gives the module policy for a[t], with the cost model's rate cap
  *	(rate_cap_share of the bandwidth) and the operator's free_min_kib
- *	as the low watermark, unchanged (see costmodel.h).
+ *	as the low watermark, unchanged (see costmodel.h), except for the
+ *	fill arm's, which is raised to fill_share of local_total_kib (see
+ *	actions.h).
  *
  * Functions return 0 or a negative errno; none prints.
  */
@@ -85,6 +87,9 @@ struct epoch_params {
 	double epoch_s;			/* used when the telemetry has no length */
 	double rate_cap_share;		/* (0, 1] */
 	uint64_t free_min_kib;		/* the gate's low watermark, as is */
+	double fill_share;		/* (0, ACT_FILL_SHARE_MAX] */
+	/* local memory, for the fill arm: set by the caller each epoch */
+	uint64_t local_total_kib;	/* 0: unknown */
 };
 
 struct epoch_state {
@@ -194,9 +199,9 @@ int epoch_reconfigure(struct epoch_state *s, const struct epoch_params *p);
  * The learner on disk (modelfile.h, version EPOCH_MODEL_VERSION, payload a
  * bandit_save record). Save: -EINVAL without a learner. Load: -ENOENT when
  * there is no file; -EINVAL when it was corrupt (moved aside by
- * modelfile_load) or of another kind or shape (left in place, to be
- * overwritten by the next save), reason in @err; @s keeps its learner
- * unless it returns 0.
+ * modelfile_load) or of another kind or shape, one saved before the fill
+ * arm (17 arms) among them (left in place, to be overwritten by the next
+ * save), reason in @err; @s keeps its learner unless it returns 0.
  */
 int epoch_model_save(const struct epoch_state *s, const char *path, char *err,
 		     size_t errlen);

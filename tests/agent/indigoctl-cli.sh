@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # indigoctl without the module (this machine cannot load it): eval on a
 # synthetic decision log whose truth is known (actions drawn uniformly from
-# the 17 arms, propensity 1/17, reward 1 + noise for arm 3 and noise
+# the 18 arms, propensity 1/18, reward 1 + noise for arm 3 and noise
 # otherwise: the estimates must find it); a missing or garbage log, a
 # missing module and a user who is not root are refused clearly.
 #
@@ -18,10 +18,10 @@ fail() { echo "FAIL $1: $2"; failed=1; }
 awk 'BEGIN {
 	srand(7)
 	for (i = 0; i < 5000; i++) {
-		a = int(rand() * 17)
+		a = int(rand() * 18)
 		r = (a == 3 ? 1 : 0) + (rand() - 0.5) * 0.2
 		printf "{\"epoch\":%d,\"ts\":%d,\"context\":[1,%.3f],\"action\":%d,\"propensity\":%.10f,\"reward\":%.6f,\"learner\":\"thompson\"}\n",
-			i, 1700000000 + i, rand(), a, 1 / 17, r
+			i, 1700000000 + i, rand(), a, 1 / 18, r
 	}
 	print "not json"
 }' >"$dir/log.jsonl"
@@ -37,6 +37,8 @@ d3=$(dr 3)
 d0=$(dr 0)
 near "$d3" 1 && pass eval-finds-best-arm || fail eval-finds-best-arm "arm 3 dr $d3"
 near "$d0" 0 && pass eval-other-arm || fail eval-other-arm "arm 0 dr $d0"
+grep -Eq '"thresholds": *"fill"' "$dir/out.json" && pass eval-names-fill ||
+	fail eval-names-fill "no arm named fill"
 grep -q '"malformed_lines":1' "$dir/out.json" && pass eval-counts-malformed ||
 	fail eval-counts-malformed "$(grep malformed "$dir/out.json")"
 "$ctl" eval "$dir/log.jsonl" | grep -q '^records 5000$' && pass eval-human ||

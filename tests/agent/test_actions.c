@@ -13,10 +13,12 @@ START_TEST(default_grid)
 	struct act_policy p;
 
 	actions_grid_default(&g);
-	ck_assert_uint_eq(actions_count(&g), 17);
+	ck_assert_uint_eq(actions_count(&g), 18);
 	ck_assert_uint_eq(actions_deny_arm(&g), 16);
-	/* arm 6 = burst[1], rate[2] */
-	ck_assert_int_eq(actions_policy(&g, 6, 3000, 777, &p), 0);
+	ck_assert_uint_eq(actions_fill_arm(&g), 17);
+	/* arm 6 = burst[1], rate[2]: local memory does not matter */
+	ck_assert_int_eq(actions_policy(&g, 6, 3000, 777, 160000,
+					ACT_FILL_SHARE_DEFAULT, &p), 0);
 	ck_assert_uint_eq(p.mode, ACT_MODE_GATE);
 	ck_assert_uint_eq(p.burst_min_ms, 50);
 	ck_assert_uint_eq(p.rate_min_mhz, 10000);
@@ -25,15 +27,54 @@ START_TEST(default_grid)
 	ck_assert_uint_eq(p.set, ACT_SET_MODE | ACT_SET_RATE_MIN |
 		ACT_SET_BURST_MIN | ACT_SET_FREE_MIN | ACT_SET_RATE_CAP);
 	/* arm 15 = burst[3], rate[3] */
-	ck_assert_int_eq(actions_policy(&g, 15, 1, 2, &p), 0);
+	ck_assert_int_eq(actions_policy(&g, 15, 1, 2, 0, 0.5, &p), 0);
 	ck_assert_uint_eq(p.burst_min_ms, 1000);
 	ck_assert_uint_eq(p.rate_min_mhz, 100000);
 	/* deny: mode only */
-	ck_assert_int_eq(actions_policy(&g, 16, 3000, 777, &p), 0);
+	ck_assert_int_eq(actions_policy(&g, 16, 3000, 777, 160000,
+					ACT_FILL_SHARE_DEFAULT, &p), 0);
 	ck_assert_uint_eq(p.mode, ACT_MODE_DENY);
 	ck_assert_uint_eq(p.set, ACT_SET_MODE);
 	ck_assert_uint_eq(p.rate_cap_pps, 0);
-	ck_assert_int_eq(actions_policy(&g, 17, 3000, 777, &p), -EINVAL);
+	ck_assert_uint_eq(p.free_min_kib, 0);
+	ck_assert_int_eq(actions_policy(&g, 18, 3000, 777, 160000,
+					ACT_FILL_SHARE_DEFAULT, &p), -EINVAL);
+}
+END_TEST
+
+/*
+ * Fill: a gate with no thresholds that stops at a share of local memory,
+ * or at the operator's floor when that is higher or local memory unknown.
+ */
+START_TEST(fill_arm)
+{
+	struct act_grid g;
+	struct act_policy p;
+
+	actions_grid_default(&g);
+	ck_assert_int_eq(actions_policy(&g, 17, 3000, 777, 160000,
+					ACT_FILL_SHARE_DEFAULT, &p), 0);
+	ck_assert_uint_eq(p.mode, ACT_MODE_GATE);
+	ck_assert_uint_eq(p.rate_min_mhz, 0);
+	ck_assert_uint_eq(p.burst_min_ms, 0);
+	ck_assert_uint_eq(p.rate_cap_pps, 3000);
+	ck_assert_uint_eq(p.free_min_kib, 10000);	/* 160000 / 16 */
+	ck_assert_uint_eq(p.set, ACT_SET_MODE | ACT_SET_RATE_MIN |
+		ACT_SET_BURST_MIN | ACT_SET_FREE_MIN | ACT_SET_RATE_CAP);
+	ck_assert_int_eq(actions_policy(&g, 17, 3000, 777, 160000, 0.25, &p),
+			 0);
+	ck_assert_uint_eq(p.free_min_kib, 40000);
+	/* the operator's floor wins when it is higher */
+	ck_assert_int_eq(actions_policy(&g, 17, 3000, 20000, 160000,
+					ACT_FILL_SHARE_DEFAULT, &p), 0);
+	ck_assert_uint_eq(p.free_min_kib, 20000);
+	ck_assert_uint_eq(p.rate_min_mhz, 0);
+	/* local memory unknown: the operator's floor alone */
+	ck_assert_int_eq(actions_policy(&g, 17, 3000, 777, 0,
+					ACT_FILL_SHARE_DEFAULT, &p), 0);
+	ck_assert_uint_eq(p.free_min_kib, 777);
+	ck_assert_uint_eq(p.burst_min_ms, 0);
+	ck_assert_uint_eq(p.mode, ACT_MODE_GATE);
 }
 END_TEST
 
@@ -45,18 +86,22 @@ START_TEST(custom_grid)
 	struct act_policy p;
 
 	ck_assert_int_eq(actions_grid_init(&g, b, 3, r, 2), 0);
-	ck_assert_uint_eq(actions_count(&g), 7);
-	ck_assert_int_eq(actions_policy(&g, 5, 0, 0, &p), 0);
+	ck_assert_uint_eq(actions_count(&g), 8);
+	ck_assert_int_eq(actions_policy(&g, 5, 0, 0, 0, 0.5, &p), 0);
 	ck_assert_uint_eq(p.burst_min_ms, 30);
 	ck_assert_uint_eq(p.rate_min_mhz, 500);
-	ck_assert_int_eq(actions_policy(&g, 6, 0, 0, &p), 0);
+	ck_assert_int_eq(actions_policy(&g, 6, 0, 0, 0, 0.5, &p), 0);
 	ck_assert_uint_eq(p.mode, ACT_MODE_DENY);
+	ck_assert_uint_eq(actions_fill_arm(&g), 7);
+	ck_assert_int_eq(actions_policy(&g, 7, 0, 0, 1000, 0.5, &p), 0);
+	ck_assert_uint_eq(p.mode, ACT_MODE_GATE);
+	ck_assert_uint_eq(p.free_min_kib, 500);
 	/* refused: not increasing, empty, too long; g untouched */
 	ck_assert_int_eq(actions_grid_init(&g, bad, 2, r, 2), -EINVAL);
 	ck_assert_int_eq(actions_grid_init(&g, b, 0, r, 2), -EINVAL);
 	ck_assert_int_eq(actions_grid_init(&g, b, 3, r, ACT_GRID_MAX + 1),
 			 -EINVAL);
-	ck_assert_uint_eq(actions_count(&g), 7);
+	ck_assert_uint_eq(actions_count(&g), 8);
 }
 END_TEST
 
@@ -81,6 +126,7 @@ static Suite *actions_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, default_grid);
+	tcase_add_test(tc, fill_arm);
 	tcase_add_test(tc, custom_grid);
 	tcase_add_test(tc, nearest);
 	suite_add_tcase(s, tc);

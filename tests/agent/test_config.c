@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "config.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -64,6 +65,9 @@ START_TEST(defaults)
 	ck_assert(c.policy.rate_cap_share == 0.1);
 	/* no floor of indigod's own: the kernel's watermarks decide */
 	ck_assert_uint_eq(c.policy.free_min_kib, 0);
+	/* the fill arm stops at 1/16 of local memory free */
+	ck_assert(c.policy.fill_share == 0.0625);
+	ck_assert(c.policy.fill_share == ACT_FILL_SHARE_DEFAULT);
 	ck_assert_str_eq(c.agent.status_path, "/run/indigo/status.json");
 	ck_assert_int_eq(c.agent.model_key, CONFIG_MODEL_FIXED);
 	ck_assert_int_eq(c.reward.source, CONFIG_REWARD_COSTMODEL);
@@ -111,6 +115,7 @@ START_TEST(every_key)
 		"[policy]\n"
 		"rate_cap_share = 1 ; all of it\n"
 		"free_min_kib = 131072\n"
+		"fill_share = 0.5\n"
 		"[reward]\n"
 		"residence = 12.5\n";
 	struct indigod_config c;
@@ -137,6 +142,7 @@ START_TEST(every_key)
 	ck_assert_uint_eq(c.bandit.warmup, 0);
 	ck_assert(c.policy.rate_cap_share == 1.0);
 	ck_assert_uint_eq(c.policy.free_min_kib, 131072);
+	ck_assert(c.policy.fill_share == 0.5);
 	ck_assert(c.reward.residence == 12.5);
 	ck_assert_str_eq(config_learner_name(c.agent.learner), "thompson");
 	ck_assert_str_eq(config_executor_name(c.agent.executor), "agent");
@@ -205,6 +211,12 @@ static const struct {
 	  "indigod.conf:2: rate_cap_share: 1.5 is out of range (0, 1]" },
 	{ "[policy]\nrate_cap_share = 0\n",
 	  "indigod.conf:2: rate_cap_share: 0 is out of range (0, 1]" },
+	{ "[policy]\nfill_share = 0\n",
+	  "indigod.conf:2: fill_share: 0 is out of range (0, 0.5]" },
+	{ "[policy]\nfill_share = 0.51\n",
+	  "indigod.conf:2: fill_share: 0.51 is out of range (0, 0.5]" },
+	{ "[policy]\nfill_share = 1/16\n",
+	  "indigod.conf:2: fill_share: \"1/16\" is not a number" },
 	{ "[bandit]\nalpha = -0.5\n",
 	  "indigod.conf:2: alpha: -0.5 is out of range [0, 100]" },
 	{ "[bandit]\nlambda = 0\n",

@@ -40,6 +40,7 @@ static struct epoch_params ref_params(int learner, unsigned int warmup)
 		.epoch_s = 1.0,
 		.rate_cap_share = 0.1,
 		.free_min_kib = 262144,
+		.fill_share = ACT_FILL_SHARE_DEFAULT,
 	};
 
 	return p;
@@ -136,6 +137,11 @@ START_TEST(bad_input)
 	p.rate_cap_share = 0;
 	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), -EINVAL);
 	p = ref_params(CONFIG_LEARNER_LINUCB, 0);
+	p.fill_share = 0;
+	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), -EINVAL);
+	p.fill_share = ACT_FILL_SHARE_MAX + 0.01;
+	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), -EINVAL);
+	p = ref_params(CONFIG_LEARNER_LINUCB, 0);
 	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), 0);
 	x[3] = NAN;
 	ck_assert_int_eq(epoch_step(&s, &e, x, 1.0, &o), -EINVAL);
@@ -164,7 +170,7 @@ START_TEST(learner_takes_over)
 
 	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), 0);
 	ck_assert_ptr_nonnull(s.b);
-	ck_assert_uint_eq(bandit_arms(s.b), 17);
+	ck_assert_uint_eq(bandit_arms(s.b), 18);
 	ck_assert_uint_eq(bandit_dim(s.b), CTX_DIM);
 	ctx(x, 0.0);		/* x = e0 */
 	ck_assert_int_eq(epoch_step(&s, &e, x, 1.0, &o), 0);
@@ -431,7 +437,7 @@ START_TEST(thompson_propensity)
 		ck_assert_int_eq(epoch_step(&s, &e, x, i, &o), 0);
 		ck_assert_str_eq(o.by, "thompson");	/* warmup 0 */
 		ck_assert(o.propensity > 0 && o.propensity <= 1);
-		ck_assert_uint_lt(o.arm, 17);
+		ck_assert_uint_lt(o.arm, 18);
 	}
 	ck_assert_uint_eq(s.updates, 19);
 	epoch_free(&s);
@@ -444,9 +450,12 @@ START_TEST(model_files)
 {
 	struct epoch_params p = ref_params(CONFIG_LEARNER_LINUCB, 0);
 	struct ctx_epoch e = { .ms = 1000, .allowed = 100, .rate_p50 = 5000 };
+	static const uint32_t b17[] = { 0, 50, 200 };
+	static const uint32_t r17[] = { 100, 1000, 10000, 100000, 1000000 };
 	struct epoch_state s, t, u;
 	struct epoch_out o, o2;
-	char path[128], aside[128], err[256];
+	struct act_grid g17;
+	char path[128], old[128], aside[128], err[256];
 	double x[CTX_DIM], th1[CTX_DIM], th2[CTX_DIM];
 	struct stat st;
 	FILE *f;
@@ -481,6 +490,28 @@ START_TEST(model_files)
 	ck_assert_ptr_nonnull(strstr(err, "another shape"));
 	ck_assert_uint_eq(u.updates, 0);
 	ck_assert_int_eq(stat(path, &st), 0);
+	epoch_free(&u);
+
+	/*
+	 * A model saved before the fill arm (17 arms; here a 3 x 5 grid):
+	 * refused, left in place, replaced by the next save.
+	 */
+	p.learner = CONFIG_LEARNER_LINUCB;
+	ck_assert_int_eq(actions_grid_init(&g17, b17, 3, r17, 5), 0);
+	ck_assert_uint_eq(actions_count(&g17), 17);
+	snprintf(old, sizeof(old), "%s/old.model", dir);
+	ck_assert_int_eq(epoch_init(&u, &p, &g17, NULL), 0);
+	ck_assert_int_eq(epoch_model_save(&u, old, err, sizeof(err)), 0);
+	epoch_free(&u);
+	ck_assert_int_eq(epoch_init(&u, &p, NULL, NULL), 0);
+	ck_assert_int_eq(epoch_model_load(&u, old, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "another shape"));
+	ck_assert_ptr_nonnull(strstr(err, "K 17 arms"));
+	ck_assert_ptr_nonnull(strstr(err, "K 18)"));
+	ck_assert_int_eq(stat(old, &st), 0);
+	ck_assert_int_eq(epoch_model_save(&u, old, err, sizeof(err)), 0);
+	ck_assert_int_eq(epoch_model_load(&u, old, err, sizeof(err)), 0);
+	ck_assert_int_eq(unlink(old), 0);
 
 	/* corrupt: one byte flipped in the payload; moved aside */
 	f = fopen(path, "r+");

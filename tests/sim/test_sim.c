@@ -189,7 +189,7 @@ static void run_audited(const struct trace *t, const struct sim_params *p,
 /* Every policy (and a few fixed arms) vs the oracle, and none vs it. */
 static void bound_all(const struct trace *t, const struct sim_params *p)
 {
-	static const unsigned int arms[] = { 0, 5, 15, 16 };
+	static const unsigned int arms[] = { 0, 5, 15, 16, 17 };
 	struct sim_result o, r, none;
 	int k;
 	unsigned int a;
@@ -258,6 +258,44 @@ START_TEST(gate_keeps_promoting_when_full)
 	ck_assert_uint_gt(r.promotions, 3 * local);
 	/* the same kernel made room for TPP */
 	ck_assert_uint_gt(rt.demotions, 2 * local);
+	trace_free(&t);
+}
+END_TEST
+
+/*
+ * A cyclic scan over four times local memory: every page has the same
+ * rate, so the lowest gate arm admits them all and, once local memory is
+ * full, kswapd demotes the pages the scan reaches next, so what it
+ * promoted is gone before it is touched again. The fill arm stops while
+ * 1/16 of local memory is still free, above the simulated kswapd's
+ * watermark (1/32): once it has filled (the first epoch runs in the
+ * module's observe mode, which promotes everything), a second walk of the
+ * trace demotes nothing more, and its subset hits on every pass.
+ */
+START_TEST(fill_keeps_a_subset)
+{
+	struct sim_params p = small_params(0.25, 0);
+	struct pol_cfg fill = { .kind = POL_FIXED }, low = { .kind = POL_FIXED };
+	struct sim_result rf1, rf2, rl1, rl2;
+	struct act_grid g;
+	struct trace t;
+
+	pol_grid(&g);
+	fill.arm = actions_fill_arm(&g);
+	low.arm = 0;			/* lowest burst and rate thresholds */
+	ck_assert_int_eq(gen_trace(&t, GEN_STREAM, T_PAGES, T_RECS, 3), 0);
+	p.repeat = 1;
+	run_audited(&t, &p, &fill, &rf1);
+	run_audited(&t, &p, &low, &rl1);
+	p.repeat = 2;
+	run_audited(&t, &p, &fill, &rf2);
+	run_audited(&t, &p, &low, &rl2);
+	ck_assert_uint_ge(rf1.promotions, sim_local_pages(&p, t.npages) / 2);
+	ck_assert_uint_eq(rf2.demotions, rf1.demotions);
+	ck_assert_uint_eq(rf2.promotions, rf1.promotions);
+	ck_assert_uint_gt(rl2.demotions, rl1.demotions);
+	ck_assert_msg(rf2.stall_ns < rl2.stall_ns, "fill %g ns, lowest gate %g ns",
+		      rf2.stall_ns, rl2.stall_ns);
 	trace_free(&t);
 }
 END_TEST
@@ -426,6 +464,7 @@ START_TEST(train_and_load)
 	struct epoch_state es;
 	struct epoch_params ep = {
 		.learner = CONFIG_LEARNER_LINUCB, .epoch_s = 1, .rate_cap_share = 0.1,
+		.fill_share = ACT_FILL_SHARE_DEFAULT,
 		.link = { .bandwidth = 1e10, .far_ns = 900, .local_ns = 100,
 			  .page_bytes = 4096 },
 	};
@@ -491,7 +530,7 @@ START_TEST(bad_params)
 	struct sim_params p = small_params(0.25, 0);
 	struct sim_policy pol;
 	struct sim_result r;
-	struct pol_cfg c = { .kind = POL_FIXED, .arm = 17 };
+	struct pol_cfg c = { .kind = POL_FIXED, .arm = 18 };
 	struct trace t;
 
 	ck_assert_int_eq(gen_trace(&t, GEN_GUPS, 100, 100, 1), 0);
@@ -532,6 +571,7 @@ static Suite *suite(void)
 	ADD_LOOP(s, oracle_bounds_synthetic, GEN_COUNT);
 	ADD(s, oracle_is_optimal);
 	ADD(s, gate_keeps_promoting_when_full);
+	ADD(s, fill_keeps_a_subset);
 	ADD_LOOP(s, deterministic, POL_COUNT);
 	ADD(s, gen_shapes);
 	ADD(s, trace_files);

@@ -15,9 +15,10 @@
  *		a rate proportional to the gap (pol_memtis.c)
  *  heuristic	INDIGO's network-adaptive heuristic, through indigod's epoch
  *		glue (epoch.c) and the module's gate (core.c)
- *  fixed	INDIGO with one fixed arm of the action grid for the whole
- *		run: the table searches every arm and keeps the best, the
- *		paper's offline-trained policy at its best
+ *  fixed	INDIGO with one fixed arm of the action grid (gate arms,
+ *		deny, fill: see actions.h) for the whole run: the table
+ *		searches every arm and keeps the best, the paper's
+ *		offline-trained policy at its best
  *  bandit	INDIGO's online learner (LinUCB) through the same glue, with
  *		indigod's default reward (the cost model on the telemetry)
  *  bandit-progress  the same learner rewarded by the application's

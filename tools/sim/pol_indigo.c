@@ -132,7 +132,7 @@ static int fixed_policy(struct indigo_sim *s, struct act_policy *a)
 	ret = cm_rate_cap(&s->ep.link, s->ep.rate_cap_share, &cap);
 	if (!ret)
 		ret = actions_policy(&s->grid, s->arm, cap, s->ep.free_min_kib,
-				     a);
+				     s->ep.local_total_kib, s->ep.fill_share, a);
 	return ret;
 }
 
@@ -227,6 +227,9 @@ static int indigo_epoch(struct sim_policy *pol, const struct sim_view *v,
 	s->ctr_prev = ctr;
 	s->ctr_at = now_ns;
 	s->ep.link.bandwidth = cm_gbps_to_bytes_per_s(s->avail_gbps);
+	/* as indigod reads it from the local nodes' meminfo (telemetry) */
+	s->ep.local_total_kib = (uint64_t)(v->local_pages *
+					   (v->p->page_bytes / 1024));
 	if (s->kind == POL_FIXED) {
 		ret = fixed_policy(s, &a);
 		s->cur_arm = s->arm;
@@ -325,6 +328,7 @@ static int setup(struct indigo_sim *s, const struct pol_cfg *c,
 		/* indigod's defaults, as a host runs it */
 		.rate_cap_share = host.policy.rate_cap_share,
 		.free_min_kib = host.policy.free_min_kib,
+		.fill_share = host.policy.fill_share,
 	};
 	bandit_params_default(&bp);
 	bp.seed = p->seed;

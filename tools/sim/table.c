@@ -342,11 +342,14 @@ static void write_tables(FILE *f, const struct workload *w, size_t nw,
 					char name[64];
 
 					if (k == POL_FIXED) {
+						unsigned int arm = sc->c[k].arm;
 						struct act_policy a;
 
-						actions_policy(&g, sc->c[k].arm, 0, 0, &a);
-						if (a.mode == ACT_MODE_DENY)
+						actions_policy(&g, arm, 0, 0, 0, 0, &a);
+						if (arm == actions_deny_arm(&g))
 							snprintf(name, sizeof(name), "best fixed (deny)");
+						else if (arm == actions_fill_arm(&g))
+							snprintf(name, sizeof(name), "best fixed (fill)");
 						else
 							snprintf(name, sizeof(name), "best fixed (%u mHz, %u ms)",
 								 a.rate_min_mhz, a.burst_min_ms);
