@@ -7,6 +7,19 @@
 
 #include "actions.h"
 
+/* A gate policy with these fields, every one of them sent. */
+static void ck_gate(const struct act_policy *p, uint32_t burst_ms,
+		    uint32_t rate_mhz, uint32_t cap_pps, uint64_t free_kib)
+{
+	ck_assert_uint_eq(p->mode, ACT_MODE_GATE);
+	ck_assert_uint_eq(p->burst_min_ms, burst_ms);
+	ck_assert_uint_eq(p->rate_min_mhz, rate_mhz);
+	ck_assert_uint_eq(p->rate_cap_pps, cap_pps);
+	ck_assert_uint_eq(p->free_min_kib, free_kib);
+	ck_assert_uint_eq(p->set, ACT_SET_MODE | ACT_SET_RATE_MIN |
+		ACT_SET_BURST_MIN | ACT_SET_FREE_MIN | ACT_SET_RATE_CAP);
+}
+
 START_TEST(default_grid)
 {
 	struct act_grid g;
@@ -19,13 +32,7 @@ START_TEST(default_grid)
 	/* arm 6 = burst[1], rate[2]: local memory does not matter */
 	ck_assert_int_eq(actions_policy(&g, 6, 3000, 777, 160000,
 					ACT_FILL_SHARE_DEFAULT, &p), 0);
-	ck_assert_uint_eq(p.mode, ACT_MODE_GATE);
-	ck_assert_uint_eq(p.burst_min_ms, 50);
-	ck_assert_uint_eq(p.rate_min_mhz, 10000);
-	ck_assert_uint_eq(p.rate_cap_pps, 3000);
-	ck_assert_uint_eq(p.free_min_kib, 777);
-	ck_assert_uint_eq(p.set, ACT_SET_MODE | ACT_SET_RATE_MIN |
-		ACT_SET_BURST_MIN | ACT_SET_FREE_MIN | ACT_SET_RATE_CAP);
+	ck_gate(&p, 50, 10000, 3000, 777);
 	/* arm 15 = burst[3], rate[3] */
 	ck_assert_int_eq(actions_policy(&g, 15, 1, 2, 0, 0.5, &p), 0);
 	ck_assert_uint_eq(p.burst_min_ms, 1000);
@@ -54,13 +61,7 @@ START_TEST(fill_arm)
 	actions_grid_default(&g);
 	ck_assert_int_eq(actions_policy(&g, 17, 3000, 777, 160000,
 					ACT_FILL_SHARE_DEFAULT, &p), 0);
-	ck_assert_uint_eq(p.mode, ACT_MODE_GATE);
-	ck_assert_uint_eq(p.rate_min_mhz, 0);
-	ck_assert_uint_eq(p.burst_min_ms, 0);
-	ck_assert_uint_eq(p.rate_cap_pps, 3000);
-	ck_assert_uint_eq(p.free_min_kib, 10000);	/* 160000 / 16 */
-	ck_assert_uint_eq(p.set, ACT_SET_MODE | ACT_SET_RATE_MIN |
-		ACT_SET_BURST_MIN | ACT_SET_FREE_MIN | ACT_SET_RATE_CAP);
+	ck_gate(&p, 0, 0, 3000, 10000);	/* 160000 / 16 */
 	ck_assert_int_eq(actions_policy(&g, 17, 3000, 777, 160000, 0.25, &p),
 			 0);
 	ck_assert_uint_eq(p.free_min_kib, 40000);
