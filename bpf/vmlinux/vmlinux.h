@@ -55,6 +55,7 @@ struct tcp_sock {
 	u32 snd_ssthresh;
 	u32 snd_cwnd;
 	u32 snd_cwnd_cnt;
+	u32 snd_cwnd_clamp;
 	u32 prior_cwnd;
 	u32 delivered_ce;
 	u32 snd_nxt;
