@@ -11,16 +11,23 @@ void ns_rate_init(struct ns_rate *r, const struct ns_rate_params *p)
 bool ns_rate_step(struct ns_rate *r, const struct ns_rate_params *p,
 		  const struct ns_rate_obs *o, double c, bool sensitive)
 {
-	bool congested = o->ce > 0 ||
-			 (o->base_us > 0 && o->delay_us - o->base_us > p->queue_thresh_us) ||
-			 (p->util_max > 0 && o->util > p->util_max);
+	bool queued = o->ce > 0 ||
+		      (o->base_us > 0 && o->delay_us - o->base_us > p->queue_thresh_us);
+	bool phantom = p->util_max > 0 && o->util > p->util_max;
+	bool congested = queued || phantom;
 	double lo = sensitive && p->floor_Bps > p->min_Bps ? p->floor_Bps : p->min_Bps;
+	double cut;
 
 	if (c < 0)
 		c = 0;
 	r->alpha = (1 - p->g) * r->alpha + p->g * (congested ? 1 : 0);
+	cut = r->alpha / (2 + c);
+	/* no queue yet: cut no more than brings the link back to util_max,
+	 * so the loop does not swing far below it */
+	if (phantom && !queued && cut > 1 - p->util_max / o->util)
+		cut = 1 - p->util_max / o->util;
 	if (congested)
-		r->rate_Bps *= 1 - r->alpha / (2 + c);
+		r->rate_Bps *= 1 - cut;
 	else
 		r->rate_Bps += p->step_Bps;
 	if (r->rate_Bps < lo)

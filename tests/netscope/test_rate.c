@@ -67,6 +67,38 @@ START_TEST(phantom_queue_is_congestion)
 }
 END_TEST
 
+START_TEST(phantom_queue_cuts_to_its_share)
+{
+	struct ns_rate_params p = rp;
+	struct ns_rate_obs o = calm;
+	struct ns_rate r;
+	int i;
+
+	p.util_max = 0.95;
+	ns_rate_init(&r, &p);
+	/* a high alpha from earlier congestion would cut half the rate */
+	r.alpha = 1;
+	o.util = 0.97;
+	ck_assert(ns_rate_step(&r, &p, &o, 0, false));
+	ck_assert_double_eq_tol(r.rate_Bps, 12.5e6 * 0.95 / 0.97, 1e-3);
+	/* a real queue on top: the full cut, alpha / (2 + c) */
+	for (i = 0; i < 2; i++) {
+		ns_rate_init(&r, &p);
+		r.alpha = 1;
+		o.delay_us = i ? 5000 : 150;
+		o.ce = i ? 0 : 1;
+		ck_assert(ns_rate_step(&r, &p, &o, 0, false));
+		ck_assert_double_eq_tol(r.rate_Bps, 12.5e6 / 2, 1e-3);
+	}
+	/* a small alpha cuts less than the overshoot: alpha's cut holds */
+	ns_rate_init(&r, &p);
+	o = calm;
+	o.util = 1.5;
+	ns_rate_step(&r, &p, &o, 0, false);
+	ck_assert_double_eq_tol(r.rate_Bps, 12.5e6 * (1 - 1.0 / 32), 1e-3);
+}
+END_TEST
+
 START_TEST(turns_or_bytes)
 {
 	struct ns_app a;
@@ -277,6 +309,7 @@ int main(void)
 	tcase_add_test(tc, cut_by_alpha_over_2_plus_c);
 	tcase_add_test(tc, ce_marks_are_congestion);
 	tcase_add_test(tc, phantom_queue_is_congestion);
+	tcase_add_test(tc, phantom_queue_cuts_to_its_share);
 	tcase_add_test(tc, turns_or_bytes);
 	tcase_add_test(tc, paced_only_where_it_binds);
 	tcase_add_test(tc, trust_has_hysteresis);
