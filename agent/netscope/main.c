@@ -14,7 +14,7 @@
  * --queue-us: queueing delay above the path's base that counts as
  * congestion (default 300); --util-max: the share of the capacity in use
  * (bytes on the wire, every cgroup) that counts as congestion, 0 for none
- * (default 0.95); --cc-target-us: the netscope CC's queueing
+ * (default 0.93); --cc-target-us: the netscope CC's queueing
  * target for an insensitive flow (default 100).
  */
 #include <errno.h>

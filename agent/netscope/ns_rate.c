@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The DCQCN-style rate loop: see ns_rate.h. */
+#include <math.h>
+
 #include "ns_rate.h"
 
 void ns_rate_init(struct ns_rate *r, const struct ns_rate_params *p)
@@ -22,10 +24,11 @@ bool ns_rate_step(struct ns_rate *r, const struct ns_rate_params *p,
 		c = 0;
 	r->alpha = (1 - p->g) * r->alpha + p->g * (congested ? 1 : 0);
 	cut = r->alpha / (2 + c);
-	/* no queue yet: cut no more than brings the link back to util_max,
-	 * so the loop does not swing far below it */
-	if (phantom && !queued && cut > 1 - p->util_max / o->util)
-		cut = 1 - p->util_max / o->util;
+	/* no queue yet: an insensitive app cuts no more than brings the
+	 * link back to util_max, so the loop does not swing far below it;
+	 * a sensitive one by as much less as alpha's cut has it */
+	if (phantom && !queued)
+		cut = fmin(cut, 2 * (1 - p->util_max / o->util) / (2 + c));
 	if (congested)
 		r->rate_Bps *= 1 - cut;
 	else

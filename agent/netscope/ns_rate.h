@@ -12,9 +12,10 @@
  * share of its capacity, else 0. The last is a phantom queue (HULL,
  * Alizadeh et al., NSDI 2012): it reacts before a real queue forms, so a
  * sensitive request rarely waits behind a standing one. When only the
- * phantom queue is over, the cut is at most what brings the link back to
- * that share (1 - util_max / util): there is no queue to drain, and a
- * full cut would leave the link idle until R climbs back. R stays within
+ * phantom queue is over, the cut is at most 2 (1 - util_max / util) /
+ * (2 + c): for an insensitive app what brings the link back to that
+ * share, as there is no queue to drain and a full cut would leave the
+ * link idle until R climbs back; less for a sensitive one. R stays within
  * [min, capacity], and within [floor, capacity] for a sensitive one.
  */
 #ifndef INDIGO_NS_RATE_H

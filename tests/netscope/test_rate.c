@@ -81,6 +81,11 @@ START_TEST(phantom_queue_cuts_to_its_share)
 	o.util = 0.97;
 	ck_assert(ns_rate_step(&r, &p, &o, 0, false));
 	ck_assert_double_eq_tol(r.rate_Bps, 12.5e6 * 0.95 / 0.97, 1e-3);
+	/* a sensitive one is cut less, as alpha's cut would */
+	ns_rate_init(&r, &p);
+	r.alpha = 1;
+	ns_rate_step(&r, &p, &o, 4, true);
+	ck_assert_double_eq_tol(r.rate_Bps, 12.5e6 * (1 - (1 - 0.95 / 0.97) / 3), 1e-3);
 	/* a real queue on top: the full cut, alpha / (2 + c) */
 	for (i = 0; i < 2; i++) {
 		ns_rate_init(&r, &p);

@@ -39,7 +39,8 @@
 # Usage: tools/bench/netscope.sh   (root; writes tools/bench/results/netscope.md)
 # Env:   ROUNDS (5), REQUESTS (the measuring connection's, 10000; 2000 on
 #        CUBIC and BBR, REQUESTS_SLOW, whose requests wait 10 ms), CLIENTS (10),
-#        RATE_MBIT (100), BUFFER (1000000), NS_ARGS (more indigo-netscope
+#        RATE_MBIT (100), BUFFER (1000000), UTIL_MAX (0.93, the netscope
+#        row's --util-max), NS_ARGS (more indigo-netscope
 #        options for the netscope row), OUT (the results file), CONFS (set:
 #        only these rows besides alone, e.g. "netscope", and only the
 #        per-round lines, no results file: a quick comparison)
@@ -63,6 +64,7 @@ if [ "$(nproc)" -ge 2 ]; then
 	PIN_B=(taskset -c 1)
 fi
 NS_ARGS=${NS_ARGS:-}
+util_max=${UTIL_MAX:-0.93}	# the controller's phantom queue (--util-max)
 NS_TAG=bn$$
 . "$top/tests/net/netscope-lib.sh"
 
@@ -217,7 +219,8 @@ for r in $(seq "$rounds"); do
 			"$INDIGOCTL" netscope clear "$RC"
 			"$INDIGOCTL" netscope clear "$BC"
 			start_netscope --app "$RC" --app "$BC" --capacity-mbit "$rate_mbit" \
-				--floor-mbit "$floor_mbit" --interval-ms 100 $NS_ARGS
+				--floor-mbit "$floor_mbit" --interval-ms 100 \
+				--util-max "$util_max" $NS_ARGS
 		else
 			start_netscope --observe
 			set_cc "${conf/apart/cubic}"
@@ -279,7 +282,7 @@ nbps=$(med netscope 4)
 	echo "measurement. CUBIC and"
 	echo "BBR are set per flow through Netscope's policy map (sock_ops, no"
 	echo "controller); the netscope row runs the controller: indigo-netscope"
-	echo "--capacity-mbit $rate_mbit --floor-mbit $floor_mbit --interval-ms 100${NS_ARGS:+ $NS_ARGS}, both"
+	echo "--capacity-mbit $rate_mbit --floor-mbit $floor_mbit --interval-ms 100 --util-max $util_max${NS_ARGS:+ $NS_ARGS}, both"
 	echo "cgroups as applications, sensitivity estimated online. Each round first"
 	echo "measures each application alone (CUBIC); figures are medians over $rounds"
 	echo "rounds, ratios against the median alone figures of this same run."
@@ -323,9 +326,9 @@ nbps=$(med netscope 4)
 	echo "What limits the netscope row, with this run's figures:"
 	echo
 	echo "- The controller holds the link's use (bytes on the wire, every cgroup)"
-	echo "  under 95 % of its capacity, so that a queue does not form. Redis alone"
+	echo "  under $(jq -n "$util_max * 100") % of its capacity, so that a queue does not form. Redis alone"
 	echo "  takes $(jq -n "$rshare * 100 | floor") % of the bottleneck (its small requests are mostly header),"
-	echo "  so the bulk can have at most $(jq -n "(0.95 - $rshare) / (1 - $rshare) * 100 | floor") % of what redis leaves; the rate loop's"
+	echo "  so the bulk can have at most $(jq -n "($util_max - $rshare) / (1 - $rshare) * 100 | floor") % of what redis leaves; the rate loop's"
 	echo "  oscillation costs a little more."
 	if ! jq -e -n "$nbps >= 0.9 * $(med bbr 4)" >/dev/null; then
 		echo "  BBR's bulk keeps its throughput by queueing redis ($(jq -n "$(med bbr 3) / $a99 * 10 | floor / 10")x its p99):"
