@@ -506,6 +506,11 @@ int table_make(const struct table_opts *o, FILE *log)
 			"traffic, `threads` = 1):\n");
 		write_goals(md, w, nw, s, POL_BANDIT);
 		write_goals(md, w, nw, s, POL_BANDIT_PROGRESS);
+		fprintf(md, "\nThe same goals for the best fixed arm of each cell "
+			"(`fixed`: every one of the bandit's arms held for the whole "
+			"run, the least stall kept): the most a learner that settles "
+			"on one arm can reach.\n");
+		write_goals(md, w, nw, s, POL_FIXED);
 		write_settle(md, &st, POL_BANDIT);
 		write_settle(md, &stp, POL_BANDIT_PROGRESS);
 		fprintf(md, "\n![stall time per policy](sim-stall.png)\n\n"
