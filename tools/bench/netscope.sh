@@ -328,7 +328,7 @@ nbps=$(med netscope 4)
 	echo "- The controller holds the link's use (bytes on the wire, every cgroup)"
 	echo "  under $(jq -n "$util_max * 100") % of its capacity, so that a queue does not form. Redis alone"
 	echo "  takes $(jq -n "$rshare * 100 | floor") % of the bottleneck (its small requests are mostly header),"
-	echo "  so the bulk can have at most $(jq -n "($util_max - $rshare) / (1 - $rshare) * 100 | floor") % of what redis leaves; the rate loop's"
+	echo "  so the bulk's own bytes on the wire stay under $(jq -n "($util_max - $rshare) * 100 | floor") % of it; the rate loop's"
 	echo "  oscillation costs a little more."
 	if ! jq -e -n "$nbps >= 0.9 * $(med bbr 4)" >/dev/null; then
 		echo "  BBR's bulk keeps its throughput by queueing redis ($(jq -n "$(med bbr 3) / $a99 * 10 | floor / 10")x its p99):"
