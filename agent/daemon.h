@@ -69,7 +69,7 @@ struct daemon {
 
 	/* executor "agent" */
 	struct executor *ex;
-	uint64_t agent_moved, agent_failed;
+	uint64_t agent_moved, agent_failed, agent_held;
 	int ex_err;			/* last move_pages error logged */
 
 	/* reward source "progress" */

@@ -18,6 +18,7 @@ struct executor {
 	size_t nq;
 	int nnodes;
 	int *near;			/* nearest CPU node of each node, or -1 */
+	uint64_t *room;			/* pages each node may take, this run */
 	struct promote_bucket bucket;
 	uint64_t page_bytes;
 	struct exec_totals t;
@@ -85,7 +86,8 @@ int executor_open(struct executor **out)
 	x->page_bytes = (uint64_t)sysconf(_SC_PAGESIZE);
 	x->q = calloc(QUEUE_MAX, sizeof(*x->q));
 	x->near = calloc(x->nnodes, sizeof(*x->near));
-	ret = x->q && x->near ? map_near_nodes(x) : -ENOMEM;
+	x->room = calloc(x->nnodes, sizeof(*x->room));
+	ret = x->q && x->near && x->room ? map_near_nodes(x) : -ENOMEM;
 	if (ret) {
 		executor_close(x);
 		return ret;
@@ -100,6 +102,7 @@ void executor_close(struct executor *x)
 		return;
 	free(x->q);
 	free(x->near);
+	free(x->room);
 	free(x);
 }
 
@@ -161,6 +164,23 @@ static int move_batch(struct executor *x, const struct promote_cand *c,
 	return 0;
 }
 
+/*
+ * What each node may take before its free memory is down to @free_min_kib,
+ * as the module's gate would have it; a node whose free memory cannot be
+ * read is not held back.
+ */
+static void measure_room(struct executor *x, uint64_t free_min_kib)
+{
+	long long free_b;
+	int i;
+
+	for (i = 0; i < x->nnodes; i++)
+		x->room[i] = numa_node_size64(i, &free_b) < 0 || free_b < 0 ?
+			     UINT64_MAX :
+			     promote_room((uint64_t)free_b, free_min_kib,
+					  x->page_bytes);
+}
+
 static int by_pid(const void *pa, const void *pb)
 {
 	const struct promote_cand *a = pa, *b = pb;
@@ -169,17 +189,21 @@ static int by_pid(const void *pa, const void *pb)
 }
 
 int executor_run(struct executor *x, uint32_t rate_min_mhz,
-		 uint32_t burst_min_ms, uint32_t cap_pps, double epoch_s,
-		 double now_s)
+		 uint32_t burst_min_ms, uint64_t free_min_kib, uint32_t cap_pps,
+		 double epoch_s, double now_s)
 {
 	uint64_t budget = 0;
-	size_t n, i, j;
+	size_t n, fit, i, j;
 	int ret = 0, err;
 
 	if (!x->nq)
 		return 0;
 	n = promote_pick(x->q, x->nq, rate_min_mhz, burst_min_ms,
 			 x->page_bytes);
+	measure_room(x, free_min_kib);
+	fit = promote_fit(x->q, n, x->near, x->nnodes, x->room);
+	x->t.held += n - fit;
+	n = fit;
 	if (cap_pps && n)
 		ret = promote_budget(&x->bucket, now_s, cap_pps,
 				     cap_pps * epoch_s >= 1 ? cap_pps * epoch_s : 1,

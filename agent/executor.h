@@ -26,6 +26,7 @@ struct exec_totals {
 	double rate_sum_hz;		/* their access rates, summed */
 	uint64_t tried, failed;		/* pages asked for, not moved */
 	uint64_t over_budget;		/* candidates left for the rate cap */
+	uint64_t held;			/* left for the free memory floor */
 	uint64_t dropped;		/* candidates beyond the buffer */
 };
 
@@ -44,14 +45,17 @@ void executor_clear(struct executor *x);
 
 /*
  * Moves the queued candidates that pass @rate_min_mhz and @burst_min_ms,
- * hottest first, at most what @cap_pps over @epoch_s allows (token bucket,
- * @now_s monotonic), then empties the queue. 0, or the first move_pages
+ * hottest first, as many as their destination nodes take before their
+ * free memory is down to @free_min_kib (the policy's floor, which the
+ * module's gate keeps for the kernel's promotions), at most what @cap_pps
+ * over @epoch_s allows (token bucket, @now_s monotonic), then empties the
+ * queue. 0, or the first move_pages
  * error other than a process that went away (-ESRCH), for the caller to
  * log; the totals count every page either way.
  */
 int executor_run(struct executor *x, uint32_t rate_min_mhz,
-		 uint32_t burst_min_ms, uint32_t cap_pps, double epoch_s,
-		 double now_s);
+		 uint32_t burst_min_ms, uint64_t free_min_kib, uint32_t cap_pps,
+		 double epoch_s, double now_s);
 
 /* The totals so far, then zeroed. */
 void executor_take(struct executor *x, struct exec_totals *t);

@@ -71,7 +71,8 @@ static struct json_object *to_json(const struct status_info *s)
 	      add_u64(o, "reconnects", s->reconnects) ||
 	      add_u64(o, "learner_updates", s->updates) ||
 	      add_u64(o, "agent_promoted", s->agent_moved) ||
-	      add_u64(o, "agent_promote_failed", s->agent_failed);
+	      add_u64(o, "agent_promote_failed", s->agent_failed) ||
+	      add_u64(o, "agent_promote_held", s->agent_held);
 	link = json_object_new_object();
 	ret = ret || add(o, "link", link) ||
 	      add_str(link, "source", s->link_source) ||

@@ -24,7 +24,8 @@ struct status_info {
 	const char *by;
 	double propensity, reward;
 	double bandwidth_gbps, far_ns, local_ns;
-	uint64_t agent_moved, agent_failed;	/* executor "agent", totals */
+	/* executor "agent", totals: moved, failed, held for the floor */
+	uint64_t agent_moved, agent_failed, agent_held;
 	struct json_object *extra;	/* more members (may be NULL; not freed) */
 };
 

@@ -197,6 +197,7 @@ static void feedback(struct daemon *d, struct epoch_feedback *fb)
 		executor_take(d->ex, &t);
 		d->agent_moved += t.moved;
 		d->agent_failed += t.failed;
+		d->agent_held += t.held;
 		fb->kind = EPOCH_FB_PROMOTED;
 		fb->npromoted = t.moved;
 		fb->rate_sum_hz = t.rate_sum_hz;
@@ -254,6 +255,7 @@ static void write_status(const struct daemon *d, const struct ctx_link *link)
 		.far_ns = link->far_ns, .local_ns = link->local_ns,
 		.agent_moved = d->agent_moved,
 		.agent_failed = d->agent_failed,
+		.agent_held = d->agent_held,
 	};
 	int ret;
 
@@ -378,7 +380,7 @@ void agent_promote(struct daemon *d)
 		return;
 	}
 	ret = executor_run(d->ex, d->pol.rate_min_mhz, d->pol.burst_min_ms,
-			   d->pol.rate_cap_pps, d->cfg.agent.epoch_ms / 1000.0,
+			   d->pol.free_min_kib, d->pol.rate_cap_pps, d->cfg.agent.epoch_ms / 1000.0,
 			   clock_s(CLOCK_MONOTONIC));
 	if (ret && ret != d->ex_err)
 		logmsg(LOG_WARNING, "move_pages: %s%s", strerror(-ret),

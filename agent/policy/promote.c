@@ -91,3 +91,32 @@ void promote_spend(struct promote_bucket *b, uint64_t n)
 	if (b->tokens < 0)
 		b->tokens = 0;
 }
+
+uint64_t promote_room(uint64_t free_bytes, uint64_t free_min_kib,
+		      uint64_t page_bytes)
+{
+	uint64_t min_bytes = free_min_kib > UINT64_MAX / 1024 ? UINT64_MAX :
+			     free_min_kib * 1024;
+
+	if (!page_bytes || free_bytes <= min_bytes)
+		return 0;
+	return (free_bytes - min_bytes) / page_bytes;
+}
+
+size_t promote_fit(struct promote_cand *c, size_t n, const int *to,
+		   int nnodes, uint64_t *room)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < n; i++) {
+		int dest = c[i].node < (uint32_t)nnodes ? to[c[i].node] : -1;
+
+		if (dest >= 0) {
+			if (!room[dest])
+				continue;
+			room[dest]--;
+		}
+		c[kept++] = c[i];
+	}
+	return kept;
+}

@@ -50,4 +50,21 @@ int promote_budget(struct promote_bucket *b, double now_s, double rate_pps,
 /* Spends @n pages of @b (after they moved, or were tried). */
 void promote_spend(struct promote_bucket *b, uint64_t n);
 
+/*
+ * Pages a node with @free_bytes free may take before it is down to
+ * @free_min_kib, the floor the module's gate keeps (the policy's).
+ */
+uint64_t promote_room(uint64_t free_bytes, uint64_t free_min_kib,
+		      uint64_t page_bytes);
+
+/*
+ * Keeps, of @c[0..n) in their order, those whose destination still has
+ * room: @to[node] is the node a page on @node goes to, @room[dest] the
+ * pages it may take, spent as pages are kept. A page on a node outside
+ * [0, @nnodes) or without a destination is kept (moving it fails, and is
+ * counted as such). Returns how many are kept, at the front in order.
+ */
+size_t promote_fit(struct promote_cand *c, size_t n, const int *to,
+		   int nnodes, uint64_t *room);
+
 #endif /* INDIGO_PROMOTE_H */

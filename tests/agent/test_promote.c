@@ -70,6 +70,47 @@ START_TEST(budget_is_a_token_bucket)
 }
 END_TEST
 
+START_TEST(room_is_free_memory_above_the_floor)
+{
+	ck_assert_uint_eq(promote_room(10 * PG, 0, PG), 10);
+	ck_assert_uint_eq(promote_room(10 * PG + 1, 0, PG), 10);
+	ck_assert_uint_eq(promote_room(10 * PG, PG * 4 / 1024, PG), 6);
+	/* at or below the floor, and a floor beyond any figure: nothing */
+	ck_assert_uint_eq(promote_room(10 * PG, PG * 10 / 1024, PG), 0);
+	ck_assert_uint_eq(promote_room(PG, UINT64_MAX, PG), 0);
+	ck_assert_uint_eq(promote_room(10 * PG, 0, 0), 0);
+}
+END_TEST
+
+START_TEST(fit_spends_each_destinations_room)
+{
+	/* nodes 0 and 1 have CPUs; 2 goes to 0, 3 to 1, 4 has none */
+	static const int to[] = { 0, 1, 0, 1, -1 };
+	struct promote_cand c[] = {
+		{ .addr = 1, .node = 2 }, { .addr = 2, .node = 3 },
+		{ .addr = 3, .node = 2 }, { .addr = 4, .node = 4 },
+		{ .addr = 5, .node = 2 }, { .addr = 6, .node = 9 },
+		{ .addr = 7, .node = 3 },
+	};
+	uint64_t room[] = { 2, 0, 0, 0, 0 };
+	size_t n = promote_fit(c, 7, to, 5, room);
+
+	/* node 0 takes two, node 1 none; no destination or an unknown
+	 * node: kept, for the move to fail and be counted */
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(c[0].addr, 1);
+	ck_assert_uint_eq(c[1].addr, 3);
+	ck_assert_uint_eq(c[2].addr, 4);
+	ck_assert_uint_eq(c[3].addr, 6);
+	ck_assert_uint_eq(room[0], 0);
+	/* one more page's room on node 0: the first of its two goes */
+	room[0] = 1;
+	ck_assert_uint_eq(promote_fit(c, 4, to, 5, room), 3);
+	ck_assert_uint_eq(c[1].addr, 4);
+	ck_assert_uint_eq(promote_fit(c, 0, to, 5, room), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("promote");
@@ -77,6 +118,8 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, pick_filters_dedups_sorts);
 	tcase_add_test(tc, budget_is_a_token_bucket);
+	tcase_add_test(tc, room_is_free_memory_above_the_floor);
+	tcase_add_test(tc, fit_spends_each_destinations_room);
 	suite_add_tcase(s, tc);
 	return s;
 }

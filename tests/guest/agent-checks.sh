@@ -159,6 +159,21 @@ kill -TERM $AG
 wait $AG
 ls /tmp/st/farmem-*.model >/dev/null 2>&1 && pass app-model-saved || fail app-model-saved "$(ls /tmp/st)"
 
+# executor agent under a floor above all of node 0's memory (1 TiB): it
+# moves nothing, as the gate would not, and counts what it held back
+indigod -c /tmp/indigod.conf --set agent.learner=heuristic \
+	--set agent.executor=agent --set policy.free_min_kib=1073741824 \
+	--set agent.status_path=/tmp/status.json 2>/tmp/agent6.log &
+AG=$!
+sleep 2
+res=$(farmem --pages 512 --hot 128 --seconds 4 | tail -n 1)
+echo "agent executor, floor: $res"
+[ "$(near_of "$res")" -lt 16 ] && grep -qE '"agent_promote_held":[1-9]' /tmp/status.json &&
+	grep -qE '"agent_promoted":0[,}]' /tmp/status.json && pass agent-executor-floor ||
+	fail agent-executor-floor "$res $(grep -oE '"agent_[a-z_]*":[0-9]*' /tmp/status.json)"
+kill -TERM $AG
+wait $AG
+
 # the module's synthetic candidates (debugfs emit, for the ingestion
 # benchmark) reach a listener whole, and bad counts are refused
 res=$(ingest module 200000 16384)
