@@ -27,7 +27,7 @@
 #define NS_CC_NAME		"netscope"
 #define NS_BULK_BYTES		(1 << 20)	/* a flow that sent this much
 						 * shares the cgroup's rate */
-#define NS_CLAMP_QUEUE_US	250	/* a paced flow's window: its pacing
+#define NS_CLAMP_QUEUE_US	150	/* a paced flow's window: its pacing
 					 * rate over its least RTT plus this
 					 * much, */
 #define NS_CLAMP_MIN		4	/* and at least this many segments */
