@@ -131,7 +131,7 @@ static int move_batch(struct executor *x, const struct promote_cand *c,
 	long ret;
 
 	for (i = 0; i < n; i++) {
-		int to = c[i].node < (uint32_t)x->nnodes ? x->near[c[i].node] : -1;
+		int to = promote_dest(c[i].node, x->near, x->nnodes);
 
 		if (to < 0) {
 			x->t.failed++;
@@ -200,10 +200,12 @@ int executor_run(struct executor *x, uint32_t rate_min_mhz,
 		return 0;
 	n = promote_pick(x->q, x->nq, rate_min_mhz, burst_min_ms,
 			 x->page_bytes);
-	measure_room(x, free_min_kib);
-	fit = promote_fit(x->q, n, x->near, x->nnodes, x->room);
-	x->t.held += n - fit;
-	n = fit;
+	if (n) {
+		measure_room(x, free_min_kib);
+		fit = promote_fit(x->q, n, x->near, x->nnodes, x->room);
+		x->t.held += n - fit;
+		n = fit;
+	}
 	if (cap_pps && n)
 		ret = promote_budget(&x->bucket, now_s, cap_pps,
 				     cap_pps * epoch_s >= 1 ? cap_pps * epoch_s : 1,

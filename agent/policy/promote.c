@@ -103,13 +103,18 @@ uint64_t promote_room(uint64_t free_bytes, uint64_t free_min_kib,
 	return (free_bytes - min_bytes) / page_bytes;
 }
 
+int promote_dest(uint32_t node, const int *to, int nnodes)
+{
+	return node < (uint32_t)nnodes ? to[node] : -1;
+}
+
 size_t promote_fit(struct promote_cand *c, size_t n, const int *to,
 		   int nnodes, uint64_t *room)
 {
 	size_t i, kept = 0;
 
 	for (i = 0; i < n; i++) {
-		int dest = c[i].node < (uint32_t)nnodes ? to[c[i].node] : -1;
+		int dest = promote_dest(c[i].node, to, nnodes);
 
 		if (dest >= 0) {
 			if (!room[dest])

@@ -57,6 +57,9 @@ void promote_spend(struct promote_bucket *b, uint64_t n);
 uint64_t promote_room(uint64_t free_bytes, uint64_t free_min_kib,
 		      uint64_t page_bytes);
 
+/* Where a page on @node goes by @to (of @nnodes entries); -1: nowhere. */
+int promote_dest(uint32_t node, const int *to, int nnodes);
+
 /*
  * Keeps, of @c[0..n) in their order, those whose destination still has
  * room: @to[node] is the node a page on @node goes to, @room[dest] the
