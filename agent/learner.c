@@ -54,6 +54,8 @@ int learner_start(struct daemon *d)
 	bp.lambda = d->cfg.bandit.lambda;
 	bp.v = d->cfg.bandit.v;
 	bp.rebuild_every = d->cfg.bandit.rebuild_every;
+	bp.forget = d->cfg.bandit.forget ? d->cfg.bandit.forget :
+		    epoch_forget_auto(d->cfg.reward.source);
 	bp.seed = d->cfg.bandit.seed;
 	if (!bp.seed && p.learner != CONFIG_LEARNER_HEURISTIC) {
 		bp.seed = pick_seed();
@@ -66,9 +68,9 @@ int learner_start(struct daemon *d)
 	}
 	d->have_es = true;
 	d->model_path[0] = '\0';
-	logmsg(LOG_INFO, "learner %s, %u features, %u actions, warmup %u",
+	logmsg(LOG_INFO, "learner %s, %u features, %u actions, warmup %u, forget %g",
 	       epoch_learner_name(p.learner), (unsigned int)CTX_DIM,
-	       actions_count(&d->es.grid), p.warmup);
+	       actions_count(&d->es.grid), p.warmup, bp.forget);
 	if (!d->es.b)
 		return 0;
 

@@ -218,6 +218,12 @@ void bandit_params_default(struct bandit_params *p)
 	p->seed = 1;
 	p->rebuild_every = 1000;
 	p->prop_samples = 32;
+	p->forget = 1;
+}
+
+static int forget_ok(double f)
+{
+	return f > 0 && f <= 1;	/* false for NaN */
 }
 
 static int params_ok(const struct bandit_params *p)
@@ -226,7 +232,8 @@ static int params_ok(const struct bandit_params *p)
 	       isfinite(p->alpha) && p->alpha >= 0 &&
 	       isfinite(p->v) && p->v >= 0 &&
 	       p->epsilon >= 0 && p->epsilon <= 1 &&
-	       p->prop_samples >= 1 && p->prop_samples <= PROP_SAMPLES_MAX;
+	       p->prop_samples >= 1 && p->prop_samples <= PROP_SAMPLES_MAX &&
+	       forget_ok(p->forget);
 }
 
 static int kind_ok(unsigned int kind)
@@ -596,6 +603,20 @@ static int arm_track(struct bandit *b, struct bandit_arm *a, const double *x,
 	return err ? arm_rebuild(b, a) : 0;
 }
 
+/* A = f A + (1 - f) lambda I, b = f b: the history fades, the prior stays */
+static void arm_forget(const struct bandit *b, struct bandit_arm *a)
+{
+	double f = b->p.forget;
+	unsigned int i, d = b->d;
+
+	for (i = 0; i < d * d; i++)
+		a->a[i] *= f;
+	for (i = 0; i < d; i++) {
+		a->a[i * d + i] += (1 - f) * b->p.lambda;
+		a->bv[i] *= f;
+	}
+}
+
 int bandit_update(struct bandit *b, const double *x, unsigned int arm, double r)
 {
 	struct bandit_arm *a;
@@ -608,11 +629,14 @@ int bandit_update(struct bandit *b, const double *x, unsigned int arm, double r)
 	if (n2 < 0 || fabs(r) * sqrt(n2) > VAL_MAX)
 		return -EINVAL;
 	a = &b->arm[arm];
+	if (b->p.forget < 1)
+		arm_forget(b, a);
 	la_syr(a->a, x, b->d);
 	for (i = 0; i < b->d; i++)
 		a->bv[i] += r * x[i];
 	a->n++;
-	return arm_track(b, a, x, r);
+	/* a scaled A is no rank-one step from the maintained matrix */
+	return b->p.forget < 1 ? arm_rebuild(b, a) : arm_track(b, a, x, r);
 }
 
 int bandit_sample_theta(struct bandit *b, unsigned int arm, double *theta)
@@ -651,6 +675,14 @@ unsigned int bandit_arms(const struct bandit *b)
 void bandit_get_params(const struct bandit *b, struct bandit_params *p)
 {
 	*p = b->p;
+}
+
+int bandit_set_forget(struct bandit *b, double forget)
+{
+	if (!b || !forget_ok(forget))
+		return -EINVAL;
+	b->p.forget = forget;
+	return 0;
 }
 
 static const struct bandit_arm *arm_of(const struct bandit *b, unsigned int arm,
@@ -722,20 +754,25 @@ int bandit_arm_updates(const struct bandit *b, unsigned int arm, uint64_t *n)
  * Binary, little-endian whatever the host, doubles as their IEEE-754 bit
  * patterns, so a snapshot restores the learner bit for bit:
  *
- *   header, 116 bytes
+ *   header, 124 bytes
  *	0   magic "INDGBNDT"		8 bytes
- *	8   u32 version (1)		12  u32 kind
+ *	8   u32 version (2)		12  u32 kind
  *	16  u32 d			20  u32 K
  *	24  f64 lambda, alpha, v, epsilon
  *	56  u64 seed
  *	64  u32 rebuild_every		68  u32 prop_samples
  *	72  u64 xoshiro state[4]
  *	104 u64 payload bytes = K * (8 + 8 * (2 d^2 + 2 d))
- *	112 u32 CRC-32 of bytes 0..111
+ *	112 f64 forget
+ *	120 u32 CRC-32 of bytes 0..119
  *   payload, per arm: u64 n; f64 A[d*d], M[d*d], b[d], t[d]
  *	(M = A^-1 and t = theta_hat, or for Thompson M = R with A = R^T R
  *	and t = p = R theta_hat)
  *   trailer: u32 CRC-32 of the payload
+ *
+ * Version 1, written before the forgetting factor, is the same without
+ * forget: 116 bytes, its CRC at 112. It still loads, with forget 1, which
+ * is how it learnt.
  *
  * The header has its own CRC so that nothing is allocated on the word of
  * a damaged header, and states the payload size so that dimensions that do
@@ -743,9 +780,16 @@ int bandit_arm_updates(const struct bandit *b, unsigned int arm, uint64_t *n)
  * (zlib, Ethernet) one.
  */
 #define SNAP_MAGIC	"INDGBNDT"
-#define SNAP_VERSION	1
-#define SNAP_HEADER	116
-#define SNAP_HCRC	112	/* offset of the header's CRC */
+#define SNAP_VERSION	2
+#define SNAP_HEADER	124
+#define SNAP_HEADER_V1	116
+#define SNAP_FIXED	12	/* magic and version: what tells the length */
+
+/* the offset of a header's CRC, which is its length less 4 */
+static unsigned int snap_hcrc(uint32_t version)
+{
+	return (version == 1 ? SNAP_HEADER_V1 : SNAP_HEADER) - 4;
+}
 
 struct snap_io {
 	FILE *f;
@@ -895,6 +939,7 @@ static void header_encode(const struct bandit *b, unsigned char *h)
 	for (i = 0; i < 4; i++)
 		le_put(h + 72 + 8 * i, b->rng.s[i], 8);
 	le_put(h + 104, payload_bytes(b->d, b->K), 8);
+	le_put(h + 112, f64_bits(p->forget), 8);
 }
 
 int bandit_save(const struct bandit *b, FILE *f)
@@ -909,7 +954,8 @@ int bandit_save(const struct bandit *b, FILE *f)
 	crc_init(&io);
 	io.f = f;
 	header_encode(b, h);
-	le_put(h + SNAP_HCRC, crc_feed(&io, 0, h, SNAP_HCRC), 4);
+	le_put(h + snap_hcrc(SNAP_VERSION),
+	       crc_feed(&io, 0, h, snap_hcrc(SNAP_VERSION)), 4);
 	snap_write(&io, h, SNAP_HEADER);
 	io.crc = 0;
 	for (k = 0; k < b->K; k++) {
@@ -931,17 +977,19 @@ int bandit_save(const struct bandit *b, FILE *f)
 
 /*
  * Everything the header claims is checked before anything is allocated:
- * its CRC, magic, version, a known kind, dimensions in range, valid
- * parameters, a usable generator state and a payload size that matches.
+ * its magic and version (by the caller, as they give the header's length),
+ * its CRC, a known kind, dimensions in range, valid parameters, a usable
+ * generator state and a payload size that matches.
  */
 static int header_decode(const struct snap_io *io, const unsigned char *h,
 			 unsigned int *kind, unsigned int *d, unsigned int *K,
 			 struct bandit_params *p, struct bandit_rng *g)
 {
+	uint32_t version = (uint32_t)le_get(h + 8, 4);
+	unsigned int hcrc = snap_hcrc(version);
 	int i;
 
-	if (le_get(h + SNAP_HCRC, 4) != crc_feed(io, 0, h, SNAP_HCRC) ||
-	    memcmp(h, SNAP_MAGIC, 8) || le_get(h + 8, 4) != SNAP_VERSION)
+	if (le_get(h + hcrc, 4) != crc_feed(io, 0, h, hcrc))
 		return -EINVAL;
 	*kind = (unsigned int)le_get(h + 12, 4);
 	*d = (unsigned int)le_get(h + 16, 4);
@@ -955,6 +1003,7 @@ static int header_decode(const struct snap_io *io, const unsigned char *h,
 	p->prop_samples = (unsigned int)le_get(h + 68, 4);
 	for (i = 0; i < 4; i++)
 		g->s[i] = le_get(h + 72 + 8 * i, 8);
+	p->forget = version == 1 ? 1 : bits_f64(le_get(h + 112, 8));
 	if (!shape_ok(*kind, *d, *K) || !params_ok(p) ||
 	    !(g->s[0] | g->s[1] | g->s[2] | g->s[3]) ||
 	    le_get(h + 104, 8) != payload_bytes(*d, *K))
@@ -1015,6 +1064,7 @@ int bandit_load(struct bandit **bp, FILE *f)
 	struct bandit_params p;
 	struct bandit_rng g;
 	unsigned int kind, d, K;
+	uint32_t version;
 	struct bandit *b;
 	int err;
 
@@ -1022,7 +1072,13 @@ int bandit_load(struct bandit **bp, FILE *f)
 		return -EINVAL;
 	crc_init(&io);
 	io.f = f;
-	snap_read(&io, h, SNAP_HEADER);
+	snap_read(&io, h, SNAP_FIXED);
+	if (io.err)
+		return io.err;
+	version = (uint32_t)le_get(h + 8, 4);
+	if (memcmp(h, SNAP_MAGIC, 8) || version < 1 || version > SNAP_VERSION)
+		return -EINVAL;
+	snap_read(&io, h + SNAP_FIXED, snap_hcrc(version) + 4 - SNAP_FIXED);
 	if (io.err)
 		return io.err;
 	err = header_decode(&io, h, &kind, &d, &K, &p, &g);

@@ -4,7 +4,10 @@
  * Thompson sampling and epsilon-greedy (the baseline). One learner holds
  * K arms over d features; each arm keeps the ridge statistics
  *
- *	A = lambda I + sum x x^T,	b = sum r x,	theta_hat = A^-1 b.
+ *	A = lambda I + sum x x^T,	b = sum r x,	theta_hat = A^-1 b,
+ *
+ * or, with a forgetting factor f < 1, the same sums with an arm's j-th most
+ * recent update weighted f^(j-1) (its prior lambda I is not discounted).
  *
  * All randomness comes from a xoshiro256** generator seeded from
  * params.seed and held in the learner (normals by the ziggurat method), so
@@ -40,6 +43,11 @@ enum bandit_kind {
  * rebuild_every  recompute an arm's inverse or factor from A after this
  *		many of its updates, against drift; 0: never
  * prop_samples	Thompson: M, the extra draws behind a propensity, >= 1
+ * forget	weight an arm's statistics keep at each of its own updates,
+ *		in (0, 1]; 1: never forget. Below 1 an arm's estimate follows
+ *		its recent rewards, so rewards of a passing phase (a tier
+ *		filling up) stop ruling it, and its confidence width stays
+ *		open; every update then refactors A (O(d^3)).
  */
 struct bandit_params {
 	double lambda;
@@ -49,10 +57,12 @@ struct bandit_params {
 	uint64_t seed;
 	unsigned int rebuild_every;
 	unsigned int prop_samples;
+	double forget;
 };
 
 /*
- * lambda 1, alpha 1, v 0.5, epsilon 0.1, seed 1, rebuild 1000, M 32.
+ * lambda 1, alpha 1, v 0.5, epsilon 0.1, seed 1, rebuild 1000, M 32,
+ * forget 1.
  * alpha and v are in units of the reward: scale them with its noise.
  * Linear Thompson sampling wants v well above the noise level; at v near
  * it, it can sit on a wrong arm for thousands of rounds.
@@ -109,6 +119,14 @@ enum bandit_kind bandit_kind(const struct bandit *b);
 unsigned int bandit_dim(const struct bandit *b);
 unsigned int bandit_arms(const struct bandit *b);
 void bandit_get_params(const struct bandit *b, struct bandit_params *p);
+
+/*
+ * Changes the forgetting factor from the next update on (it weighs the
+ * history already learnt no differently): for a learner loaded from a
+ * snapshot that should learn as its owner is configured to. -EINVAL
+ * outside (0, 1].
+ */
+int bandit_set_forget(struct bandit *b, double forget);
 
 /*
  * Copies of one arm's state for tests and diagnostics (d*d row-major or d

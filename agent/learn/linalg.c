@@ -224,31 +224,38 @@ void la_solve_r(const double *r, const double *y, double *x, unsigned int d)
 }
 
 /*
- * Column j of A^-1 solves A x = e_j. The two triangular solves leave the
- * result symmetric only to rounding; averaging with the transpose makes it
- * exact, which Sherman-Morrison then preserves.
+ * A^-1 = U U^T with U = R^-1, upper triangular. Column j of U comes by
+ * back substitution from the columns before it, so U is built in place in
+ * inv's upper triangle with one reciprocal per pivot (no division in the
+ * loops); then entry (i, j), j >= i, is row i of U dotted with row j from
+ * column j on. Writing it over U[i][j] is safe, as later entries of row i
+ * read only columns beyond j and later rows only their own; its mirror
+ * goes below the diagonal, where U has nothing. Exactly symmetric.
  */
 int la_chol_inverse(const double *r, double *inv, unsigned int d)
 {
-	double e[LA_DMAX], x[LA_DMAX];
-	size_t i, j;
+	double rd[LA_DMAX];
+	size_t i, j, k;
 
 	if (la_bad_order(d))
 		return -EINVAL;
+	la_pivot_reciprocals(r, rd, d);
 	for (j = 0; j < d; j++) {
-		memset(e, 0, sizeof(*e) * d);
-		e[j] = 1;
-		la_solve_rt(r, e, x, d);
-		la_solve_r(r, x, x, d);
-		for (i = 0; i < d; i++)
-			inv[i * d + j] = x[i];
+		inv[j * d + j] = rd[j];
+		for (i = j; i-- > 0;) {
+			double s = 0;
+
+			for (k = i + 1; k <= j; k++)
+				s += r[i * d + k] * inv[k * d + j];
+			inv[i * d + j] = -s * rd[i];
+		}
 	}
 	for (i = 0; i < d; i++) {
-		for (j = i + 1; j < d; j++) {
-			double s = 0.5 * (inv[i * d + j] + inv[j * d + i]);
+		for (j = i; j < d; j++) {
+			double v = la_dot(inv + i * d + j, inv + j * d + j, d - j);
 
-			inv[i * d + j] = s;
-			inv[j * d + i] = s;
+			inv[i * d + j] = v;
+			inv[j * d + i] = v;
 		}
 	}
 	return 0;

@@ -99,6 +99,7 @@ static const struct key keys[] = {
 	DKEY(bandit, v, 0, 0, 100, "1"),
 	UKEY(bandit, seed, K_U64, 0, UINT64_MAX, "0"),
 	UKEY(bandit, rebuild_every, K_U32, 1, 1000000, "100"),
+	DKEY(bandit, forget, KF_LO_OPEN | KF_AUTO, 0, 1, "auto"),
 	UKEY(bandit, warmup, K_U32, 0, 1000000, "20"),
 	DKEY(policy, rate_cap_share, KF_LO_OPEN, 0, 1, "0.1"),
 	UKEY(policy, free_min_kib, K_U64, 0, 1ULL << 32, "0"),

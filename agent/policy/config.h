@@ -100,6 +100,7 @@ struct indigod_config {
 		double v;			/* Thompson posterior scale */
 		uint64_t seed;			/* 0: the agent picks one */
 		uint32_t rebuild_every;		/* updates between rebuilds */
+		double forget;			/* kept per update; 0: auto */
 		uint32_t warmup;		/* updates before it decides */
 	} bandit;
 	struct {

@@ -93,6 +93,12 @@ static int heuristic_arm(const struct epoch_state *s, double dt_s,
 	return 0;
 }
 
+double epoch_forget_auto(int reward_source)
+{
+	return reward_source == CONFIG_REWARD_PROGRESS ?
+		       EPOCH_FORGET_PROGRESS : EPOCH_FORGET_COSTMODEL;
+}
+
 double epoch_residence(struct epoch_state *s, const struct epoch_feedback *fb)
 {
 	double used, out;
@@ -346,6 +352,7 @@ int epoch_model_load(struct epoch_state *s, const char *path, char *err,
 		     size_t errlen)
 {
 	struct bandit *nb = NULL;
+	struct bandit_params bp;
 	uint32_t version;
 	void *data = NULL;
 	size_t len = 0;
@@ -384,6 +391,13 @@ int epoch_model_load(struct epoch_state *s, const char *path, char *err,
 				 bandit_dim(s->b), bandit_arms(s->b));
 		bandit_free(nb);
 		return -EINVAL;
+	}
+	/* it learns on as this agent is configured to */
+	bandit_get_params(s->b, &bp);
+	ret = bandit_set_forget(nb, bp.forget);
+	if (ret) {
+		bandit_free(nb);
+		return ret;
 	}
 	bandit_free(s->b);
 	s->b = nb;

@@ -79,6 +79,17 @@
 #define EPOCH_RES_MIN		1.0
 #define EPOCH_RES_MAX		64.0
 #define EPOCH_RES_EWMA		0.1
+/*
+ * bandit.forget = auto, by reward source. The cost model's reward is an
+ * absolute figure that swings by orders of magnitude with the host's phase
+ * (a tier filling up earns 10^5 an epoch, a full one 0-10): without
+ * forgetting, the arm taught during the fill keeps its mean for good and
+ * LinUCB never tries another. The progress reward is already a gain over
+ * its own running mean; forgetting on top leaves each arm a noisy estimate
+ * of its last few epochs. tools/bench/results/sim.md measures both.
+ */
+#define EPOCH_FORGET_COSTMODEL	0.5
+#define EPOCH_FORGET_PROGRESS	1.0
 
 struct epoch_params {
 	int learner;			/* enum config_learner */
@@ -189,6 +200,9 @@ int epoch_step_fb(struct epoch_state *s, const struct ctx_epoch *e,
  */
 double epoch_residence(struct epoch_state *s, const struct epoch_feedback *fb);
 
+/* The forgetting factor bandit.forget = auto means for a reward source. */
+double epoch_forget_auto(int reward_source);
+
 /*
  * Changes the parameters (SIGHUP). The learner kind must stay the same
  * (-EINVAL otherwise: the caller makes a new state).
@@ -201,7 +215,8 @@ int epoch_reconfigure(struct epoch_state *s, const struct epoch_params *p);
  * there is no file; -EINVAL when it was corrupt (moved aside by
  * modelfile_load) or of another kind or shape, one saved before the fill
  * arm (17 arms) among them (left in place, to be overwritten by the next
- * save), reason in @err; @s keeps its learner unless it returns 0.
+ * save), reason in @err; @s keeps its learner unless it returns 0. A
+ * loaded learner keeps @s's forgetting factor, the configured one.
  */
 int epoch_model_save(const struct epoch_state *s, const char *path, char *err,
 		     size_t errlen);

@@ -2,7 +2,8 @@
 /*
  * Unit tests: the online contextual bandits (agent/learn/bandit.c):
  * argument checks, drift control of the maintained inverse and factor,
- * regret on a synthetic linear bandit, propensities, and snapshots.
+ * regret on a synthetic linear bandit, forgetting, propensities, and
+ * snapshots.
  *
  * Every random draw comes from fixed seeds, so every number here is the
  * same on every run; statistical checks use 4-5 standard errors of margin
@@ -84,7 +85,7 @@ END_TEST
 
 START_TEST(new_rejects_bad_params)
 {
-	struct bandit_params p[10];
+	struct bandit_params p[14];
 	struct bandit *b = NULL;
 	unsigned int i;
 
@@ -100,6 +101,10 @@ START_TEST(new_rejects_bad_params)
 	p[7].epsilon = 1.5;
 	p[8].epsilon = NAN;
 	p[9].prop_samples = 0;
+	p[10].forget = 0;
+	p[11].forget = -0.5;
+	p[12].forget = 1.5;
+	p[13].forget = NAN;
 	for (i = 0; i < ARRAY_SIZE(p); i++) {
 		ck_assert_int_eq(bandit_new(&b, BANDIT_THOMPSON, 3, 3, &p[i]),
 				 -EINVAL);
@@ -380,6 +385,107 @@ START_TEST(regret_sublinear_and_beats_egreedy)
 END_TEST
 
 /* ---- propensities */
+
+/* ---- forgetting */
+
+/*
+ * One feature, x = 1, lambda 1: after rewards 4 then 2, an arm holds
+ * A = 1 + f + 1 and b = 4 f + 2, whatever the kind.
+ */
+START_TEST(forget_weights_recent_updates)
+{
+	static const double fs[] = { 1, 0.5, 0.25 };
+	struct bandit_params p;
+	const double x = 1;
+	unsigned int k, i;
+
+	bandit_params_default(&p);
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+		for (i = 0; i < ARRAY_SIZE(fs); i++) {
+			double f = fs[i], a, t;
+			struct bandit *b;
+
+			p.forget = f;
+			b = mk(kinds[k], 1, 2, &p);
+			ck_assert_int_eq(bandit_update(b, &x, 1, 4), 0);
+			ck_assert_int_eq(bandit_update(b, &x, 1, 2), 0);
+			ck_assert_int_eq(bandit_arm_a(b, 1, &a), 0);
+			ck_assert_int_eq(bandit_arm_theta(b, 1, &t), 0);
+			ck_assert_double_eq_tol(a, 2 + f, 1e-12);
+			ck_assert_double_eq_tol(t, (4 * f + 2) / (2 + f), 1e-12);
+			/* the arm not taught keeps its prior */
+			ck_assert_int_eq(bandit_arm_a(b, 0, &a), 0);
+			ck_assert_double_eq(a, 1);
+			bandit_free(b);
+		}
+	}
+}
+END_TEST
+
+/*
+ * Arm 0 pays 1 for 200 rounds and 0 after; arm 1 always 0.5 and, never
+ * tried before the change, scores LinUCB's bonus alone (0.1). LinUCB that
+ * forgets (0.8) leaves arm 0 once 0.8^k of its mean is below that, a dozen
+ * rounds after the change; one that does not keeps choosing it while
+ * 200 / (201 + k) is above it, for some 1,900 rounds.
+ * Returns the rounds after the change until arm 1 is chosen, 401 if it is
+ * not within 400.
+ */
+static unsigned int rounds_to_leave(double forget)
+{
+	struct bandit_params p;
+	struct bandit *b;
+	const double x = 1;
+	unsigned int t, arm;
+
+	bandit_params_default(&p);
+	p.alpha = 0.1;
+	p.forget = forget;
+	b = mk(BANDIT_LINUCB, 1, 2, &p);
+	for (t = 0; t < 600; t++) {
+		ck_assert_int_eq(bandit_choose(b, &x, &arm, NULL), 0);
+		if (t >= 200 && arm == 1)
+			break;
+		ck_assert_int_eq(bandit_update(b, &x, arm,
+					       arm ? 0.5 : t < 200), 0);
+	}
+	bandit_free(b);
+	return t - 199;
+}
+
+START_TEST(forget_follows_a_change)
+{
+	unsigned int quick = rounds_to_leave(0.8), slow = rounds_to_leave(1);
+
+	ck_assert_uint_ge(quick, 1);
+	ck_assert_uint_le(quick, 20);
+	ck_assert_uint_eq(slow, 401);
+}
+END_TEST
+
+START_TEST(set_forget_applies_from_the_next_update)
+{
+	struct bandit *b = mk(BANDIT_LINUCB, 1, 1, NULL);
+	struct bandit_params p;
+	const double x = 1;
+	double a;
+
+	ck_assert_int_eq(bandit_update(b, &x, 0, 1), 0);
+	ck_assert_int_eq(bandit_set_forget(b, 0), -EINVAL);
+	ck_assert_int_eq(bandit_set_forget(b, 1.01), -EINVAL);
+	ck_assert_int_eq(bandit_set_forget(b, NAN), -EINVAL);
+	ck_assert_int_eq(bandit_set_forget(NULL, 0.5), -EINVAL);
+	ck_assert_int_eq(bandit_arm_a(b, 0, &a), 0);
+	ck_assert_double_eq(a, 2);
+	ck_assert_int_eq(bandit_set_forget(b, 0.5), 0);
+	bandit_get_params(b, &p);
+	ck_assert(p.forget == 0.5);
+	ck_assert_int_eq(bandit_update(b, &x, 0, 1), 0);
+	ck_assert_int_eq(bandit_arm_a(b, 0, &a), 0);
+	ck_assert_double_eq_tol(a, 1 + 0.5 + 1, 1e-12);
+	bandit_free(b);
+}
+END_TEST
 
 START_TEST(linucb_propensity_is_one)
 {
@@ -786,8 +892,10 @@ static uint32_t get32(const unsigned char *p)
 }
 
 /* Layout facts from bandit.c's format comment, checked independently. */
-#define H_LEN		116
-#define H_CRC		112
+#define H_LEN		124
+#define H_CRC		120
+#define H_LEN_V1	116
+#define H_CRC_V1	112
 
 static void fix_header_crc(unsigned char *buf)
 {
@@ -823,6 +931,7 @@ START_TEST(save_load_round_trip)
 	bandit_params_default(&p);
 	p.seed = 5;
 	p.rebuild_every = 64;	/* so rebuilds happen on both sides */
+	p.forget = 0.75;
 	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
 		struct bandit *b = mk(kinds[k], 5, 7, &p), *c = NULL;
 		struct trng g = { 40 + k }, g2;
@@ -885,7 +994,7 @@ static unsigned char *small_snapshot(size_t *n)
 	train(b, &g, 20);
 	buf = save_buf(b, n);
 	bandit_free(b);
-	/* 116 header + 2 arms * (8 + 8 * (2*9 + 2*3)) + 4 */
+	/* 124 header + 2 arms * (8 + 8 * (2*9 + 2*3)) + 4 */
 	ck_assert_uint_eq(*n, H_LEN + 2 * (8 + 8 * 24) + 4);
 	return buf;
 }
@@ -949,7 +1058,7 @@ START_TEST(load_rejects_bad_header_fields)
 		unsigned int off;
 		uint32_t val;
 	} cases[] = {
-		{ 8, 2 },		/* version */
+		{ 8, 3 },		/* version */
 		{ 8, 0 },
 		{ 12, 0 },		/* kind */
 		{ 12, 4 },
@@ -964,6 +1073,10 @@ START_TEST(load_rejects_bad_header_fields)
 		{ 68, 0 },		/* prop_samples */
 		{ 104, 1 },		/* payload bytes, low word */
 		{ 108, 1 },		/* payload bytes, high word */
+		{ 116, 0 },		/* forget: 0.0 */
+		{ 116, 0xbff00000 },	/* -1.0 */
+		{ 116, 0x40000000 },	/* 2.0 */
+		{ 116, 0x7ff80000 },	/* NaN */
 	};
 
 	buf = small_snapshot(&n);
@@ -1053,6 +1166,42 @@ START_TEST(load_rejects_bad_payload_values)
 }
 END_TEST
 
+/*
+ * A version 1 snapshot (no forget: a 116-byte header, its CRC at 112),
+ * made from a version 2 one of a learner that never forgets, loads as
+ * that learner, and saves again as the version 2 original.
+ */
+START_TEST(load_reads_version_1)
+{
+	unsigned char *buf, *v1, *again;
+	struct bandit *c = NULL;
+	struct bandit_params q;
+	size_t n, n1, n2;
+
+	buf = small_snapshot(&n);
+	n1 = n - (H_LEN - H_LEN_V1);
+	v1 = malloc(n1);
+	ck_assert_ptr_nonnull(v1);
+	memcpy(v1, buf, H_CRC_V1);
+	memcpy(v1 + H_LEN_V1, buf + H_LEN, n - H_LEN);
+	put32(v1 + 8, 1);
+	put32(v1 + H_CRC_V1, crc32_ref(v1, H_CRC_V1));
+	ck_assert_int_eq(load_buf(v1, n1, &c), 0);
+	bandit_get_params(c, &q);
+	ck_assert(q.forget == 1);
+	again = save_buf(c, &n2);
+	ck_assert_uint_eq(n2, n);
+	ck_assert_mem_eq(again, buf, n);
+	bandit_free(c);
+	/* and it is checked as strictly: a flipped header byte fails */
+	v1[30] ^= 1;
+	expect_einval(v1, n1);
+	free(again);
+	free(v1);
+	free(buf);
+}
+END_TEST
+
 START_TEST(save_load_reject_bad_args)
 {
 	struct bandit *b = mk(BANDIT_LINUCB, 2, 2, NULL), *c = NULL;
@@ -1103,6 +1252,7 @@ static Suite *bandit_suite(void)
 	TCase *args = tcase_create("arguments");
 	TCase *drift = tcase_create("drift");
 	TCase *regret = tcase_create("regret");
+	TCase *forget = tcase_create("forget");
 	TCase *prop = tcase_create("propensity");
 	TCase *snap = tcase_create("snapshot");
 
@@ -1120,6 +1270,11 @@ static Suite *bandit_suite(void)
 	tcase_set_timeout(regret, 120);
 	tcase_add_test(regret, regret_sublinear_and_beats_egreedy);
 	suite_add_tcase(s, regret);
+
+	tcase_add_test(forget, forget_weights_recent_updates);
+	tcase_add_test(forget, forget_follows_a_change);
+	tcase_add_test(forget, set_forget_applies_from_the_next_update);
+	suite_add_tcase(s, forget);
 
 	tcase_set_timeout(prop, 60);
 	tcase_add_test(prop, linucb_propensity_is_one);
@@ -1139,6 +1294,7 @@ static Suite *bandit_suite(void)
 	tcase_add_test(snap, load_rejects_truncation);
 	tcase_add_test(snap, load_rejects_bad_header_fields);
 	tcase_add_test(snap, load_rejects_bad_payload_values);
+	tcase_add_test(snap, load_reads_version_1);
 	tcase_add_test(snap, save_load_reject_bad_args);
 	tcase_add_test(snap, records_are_self_delimiting);
 	suite_add_tcase(s, snap);

@@ -61,6 +61,7 @@ START_TEST(defaults)
 	ck_assert(c.bandit.v == 1.0);
 	ck_assert_uint_eq(c.bandit.seed, 0);
 	ck_assert_uint_eq(c.bandit.rebuild_every, 100);
+	ck_assert(c.bandit.forget == 0);	/* auto */
 	ck_assert_uint_eq(c.bandit.warmup, 20);
 	ck_assert(c.policy.rate_cap_share == 0.1);
 	/* no floor of indigod's own: the kernel's watermarks decide */
@@ -219,6 +220,10 @@ static const struct {
 	  "indigod.conf:2: fill_share: \"1/16\" is not a number" },
 	{ "[bandit]\nalpha = -0.5\n",
 	  "indigod.conf:2: alpha: -0.5 is out of range [0, 100]" },
+	{ "[bandit]\nforget = 0\n",
+	  "indigod.conf:2: forget: 0 is out of range (0, 1] (or auto)" },
+	{ "[bandit]\nforget = 1.5\n",
+	  "indigod.conf:2: forget: 1.5 is out of range (0, 1] (or auto)" },
 	{ "[bandit]\nlambda = 0\n",
 	  "indigod.conf:2: lambda: 0 is out of range (0, 1e+06]" },
 	/* choices */

@@ -444,6 +444,17 @@ START_TEST(thompson_propensity)
 }
 END_TEST
 
+START_TEST(forget_auto_by_reward)
+{
+	ck_assert(epoch_forget_auto(CONFIG_REWARD_COSTMODEL) ==
+		  EPOCH_FORGET_COSTMODEL);
+	ck_assert(epoch_forget_auto(CONFIG_REWARD_PROGRESS) ==
+		  EPOCH_FORGET_PROGRESS);
+	ck_assert(EPOCH_FORGET_COSTMODEL < 1);
+	ck_assert(EPOCH_FORGET_PROGRESS == 1);
+}
+END_TEST
+
 static char dir[64];
 
 START_TEST(model_files)
@@ -454,6 +465,7 @@ START_TEST(model_files)
 	static const uint32_t r17[] = { 100, 1000, 10000, 100000, 1000000 };
 	struct epoch_state s, t, u;
 	struct epoch_out o, o2;
+	struct bandit_params bp;
 	struct act_grid g17;
 	char path[128], old[128], aside[128], err[256];
 	double x[CTX_DIM], th1[CTX_DIM], th2[CTX_DIM];
@@ -482,6 +494,16 @@ START_TEST(model_files)
 	ck_assert_int_eq(epoch_step(&s, &e, x, 11, &o), 0);
 	ck_assert_int_eq(epoch_step(&t, &e, x, 11, &o2), 0);
 	ck_assert_uint_eq(o2.arm, o.arm);
+
+	/* a loaded model learns on with the loading agent's forget */
+	bandit_params_default(&bp);
+	ck_assert(bp.forget == 1);	/* what s saved with */
+	bp.forget = 0.5;
+	ck_assert_int_eq(epoch_init(&u, &p, NULL, &bp), 0);
+	ck_assert_int_eq(epoch_model_load(&u, path, err, sizeof(err)), 0);
+	bandit_get_params(u.b, &bp);
+	ck_assert(bp.forget == 0.5);
+	epoch_free(&u);
 
 	/* another kind: refused, the file stays, t keeps its learner */
 	p.learner = CONFIG_LEARNER_THOMPSON;
@@ -543,6 +565,7 @@ static Suite *epoch_suite(void)
 
 	tcase_add_test(tc, heuristic_steps);
 	tcase_add_test(tc, bad_input);
+	tcase_add_test(tc, forget_auto_by_reward);
 	tcase_add_test(tc, learner_takes_over);
 	tcase_add_test(tc, watermark_is_the_floor);
 	tcase_add_test(tc, feedback_rewards);

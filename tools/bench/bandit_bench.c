@@ -43,13 +43,16 @@ struct variant {
 	const char *name;
 	enum bandit_kind kind;
 	int want_prop;		/* ask bandit_choose for a propensity */
+	double forget;		/* bandit_params.forget */
 };
 
 static const struct variant variants[] = {
-	{ "LinUCB (alpha 1)", BANDIT_LINUCB, 1 },
-	{ "Thompson, no propensity (hot path)", BANDIT_THOMPSON, 0 },
-	{ "Thompson + propensity (M = 32)", BANDIT_THOMPSON, 1 },
-	{ "epsilon-greedy (0.1)", BANDIT_EGREEDY, 1 },
+	{ "LinUCB (alpha 1)", BANDIT_LINUCB, 1, 1 },
+	/* indigod's default: every update refactors A */
+	{ "LinUCB, forget 0.5", BANDIT_LINUCB, 1, 0.5 },
+	{ "Thompson, no propensity (hot path)", BANDIT_THOMPSON, 0, 1 },
+	{ "Thompson + propensity (M = 32)", BANDIT_THOMPSON, 1, 1 },
+	{ "epsilon-greedy (0.1)", BANDIT_EGREEDY, 1, 1 },
 };
 
 static uint64_t splitmix64(uint64_t *s)
@@ -157,12 +160,15 @@ static int timed(struct bandit *b, const struct problem *p, unsigned int *c,
 static int bench(const struct variant *v, const struct problem *p,
 		 unsigned long rounds)
 {
+	struct bandit_params bp;
 	struct bandit *b;
 	double total, total_med, choose, choose_med;
 	unsigned int c = 0;
 	int err;
 
-	err = bandit_new(&b, v->kind, D, K, NULL);
+	bandit_params_default(&bp);
+	bp.forget = v->forget;
+	err = bandit_new(&b, v->kind, D, K, &bp);
 	if (err)
 		return err;
 	err = run(b, p, &c, WARMUP, v->want_prop, 1);

@@ -332,6 +332,11 @@ static int setup(struct indigo_sim *s, const struct pol_cfg *c,
 	};
 	bandit_params_default(&bp);
 	bp.seed = p->seed;
+	/* indigod's default, auto, for this policy's reward */
+	bp.forget = host.bandit.forget ? host.bandit.forget :
+		    epoch_forget_auto(c->kind == POL_BANDIT_PROGRESS ?
+				      CONFIG_REWARD_PROGRESS :
+				      CONFIG_REWARD_COSTMODEL);
 	ret = epoch_init(&s->es, &s->ep, &s->grid, &bp);
 	if (!ret && c->model_in && s->es.b)
 		ret = epoch_model_load(&s->es, c->model_in, err, errlen);
