@@ -22,6 +22,7 @@ struct ns_ctl_app {
 	uint64_t delivered, ce, turns, wire;	/* counters at the last interval */
 	double units;			/* progress figure at the last interval */
 	double use_Bps;			/* its bytes on the wire, last interval */
+	double paced_Bps;		/* the pacing rate it set, 0: none */
 	int64_t live;			/* its live flows at the last interval */
 };
 
@@ -129,6 +130,7 @@ static int publish(struct ns_agent *a, struct ns_ctl_app *c)
 	}
 	memcpy(pol.cc, a->o.cc, sizeof(pol.cc));
 	pol.rate_Bps = ns_app_pacing(&c->app, c->use_Bps);
+	c->paced_Bps = pol.rate_Bps;
 	pol.sens_milli = c->app.c * 1000;
 	pol.flags |= NS_POLICY_SENS;
 	/* an unchanged policy would only make every flow re-apply it */
@@ -176,6 +178,8 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 		 * estimate its trust (as idle intervals, not learnt from) */
 		if (!progress[0] && (c->live <= 0 || st.live_flows <= 0))
 			obs.units = 0;
+		obs.held = c->paced_Bps > 0 &&
+			   c->paced_Bps < a->o.params.rate.capacity_Bps;
 		ns_app_step(&c->app, &a->o.params, &obs);
 	}
 	c->have_prev = true;

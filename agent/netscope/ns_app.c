@@ -38,8 +38,15 @@ bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
 	};
 	struct ns_blr *blr = &a->blr[a->by_turns];
 
-	/* an idle interval says nothing about progress */
-	if (o->units > 0 && o->delay_us > 0 && o->dt_s > 0)
+	/*
+	 * An idle interval says nothing about progress; nor, once the
+	 * estimate is trusted, does one in which the loop held the
+	 * application below the link's capacity: its cuts follow delay, so
+	 * they would read as its sensitivity (a bulk drifted from 0 to 0.8
+	 * over two minutes that way, then was spared as sensitive)
+	 */
+	if (o->units > 0 && o->delay_us > 0 && o->dt_s > 0 &&
+	    !(o->held && a->trusted))
 		ns_blr_add(blr, log(o->delay_us), log(o->dt_s / o->units));
 	/* trust, once earned, goes only at twice the width: an interval
 	 * that caught an application starting or stopping widens it for a

@@ -33,6 +33,8 @@ struct ns_app_obs {
 	double ce;			/* CE marks in the interval */
 	double util;			/* the link's use, a share of capacity */
 	double units;			/* progress in the interval */
+	bool held;			/* paced below the link's capacity by
+					 * this controller over the interval */
 };
 
 struct ns_app {

@@ -5,7 +5,8 @@
  * insensitive application is cut first and hardest; a sensitive one keeps
  * its floor; an application whose sensitivity is still uncertain counts as
  * sensitive; rates recover additively when congestion ends; a rate is
- * enforced by pacing only where it binds.
+ * enforced by pacing only where it binds; once trusted, an estimate does
+ * not learn from intervals the loop held the application in.
  */
 #include "check_main.h"
 #include <math.h>
@@ -204,6 +205,56 @@ START_TEST(recovers_additively)
 }
 END_TEST
 
+/*
+ * A bulk transfer first learnt as insensitive (c = 0, free), then held by
+ * the loop, whose cuts follow delay, so that its time per byte rises with
+ * delay (c = 1 in the data). Held intervals teach a trusted estimate
+ * nothing: it stays insensitive. Taught them (held = false), the same
+ * intervals make it sensitive, which spares it and slows it: what a
+ * two-minute run did before.
+ */
+static struct ns_app held_bulk(bool held)
+{
+	struct trng g = { 21 };
+	struct ns_app a;
+	int i;
+
+	ns_app_init(&a, &ap, NAN);
+	for (i = 0; i < 400; i++) {
+		double d = 100 * exp(log(20) * trng_unit(&g));
+		bool later = i >= 100;
+
+		ns_app_step(&a, &ap, &(struct ns_app_obs){ .dt_s = 0.1,
+			    .delay_us = d, .base_us = 100,
+			    .units = 1e6 * (later ? 100 / d : 1) *
+				     exp(0.05 * trng_normal(&g)),
+			    .held = later && held });
+		if (i == 99) {
+			ck_assert(a.trusted);
+			ck_assert_double_lt(a.c, ap.c_sensitive);
+		}
+	}
+	return a;
+}
+
+START_TEST(held_intervals_do_not_teach)
+{
+	struct ns_app kept = held_bulk(true), taught = held_bulk(false);
+	struct ns_app a;
+
+	ck_assert(kept.trusted);
+	ck_assert_double_lt(kept.c, ap.c_sensitive);
+	ck_assert(taught.trusted);
+	ck_assert_double_gt(taught.c, ap.c_sensitive);
+	/* untrusted, it learns from held intervals: it has nothing else */
+	ns_app_init(&a, &ap, NAN);
+	ns_app_step(&a, &ap, &(struct ns_app_obs){ .dt_s = 0.1,
+		    .delay_us = 200, .base_us = 100, .units = 1e6,
+		    .held = true });
+	ck_assert_double_eq(a.blr[0].n, 1);
+}
+END_TEST
+
 /* Trust, once earned, holds until the interval is twice as wide as it
  * takes to earn it. */
 START_TEST(trust_has_hysteresis)
@@ -323,6 +374,7 @@ int main(void)
 	tcase_add_test(tc, learns_and_separates);
 	tcase_add_test(tc, uncertain_is_sensitive);
 	tcase_add_test(tc, known_sensitivity);
+	tcase_add_test(tc, held_intervals_do_not_teach);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

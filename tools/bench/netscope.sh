@@ -43,7 +43,10 @@
 #        row's --util-max), NS_ARGS (more indigo-netscope
 #        options for the netscope row), OUT (the results file), CONFS (set:
 #        only these rows besides alone, e.g. "netscope", and only the
-#        per-round lines, no results file: a quick comparison)
+#        per-round lines, no results file: a quick comparison), SOAK_S
+#        (120: after the rounds, the netscope row once more, measured
+#        after this many seconds instead of 3, with the controller's
+#        sensitivity estimates then; 0: none)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -55,6 +58,8 @@ requests=${REQUESTS:-10000}
 requests_slow=${REQUESTS_SLOW:-2000}	# CUBIC and BBR: 10 ms a request
 clients=${CLIENTS:-10}
 rate_mbit=${RATE_MBIT:-100}
+soak_s=${SOAK_S:-120}
+settle=3	# seconds a row runs before it is measured
 buffer=${BUFFER:-1000000}
 floor_mbit=$((rate_mbit / 5))	# redis's floor in the netscope row
 PIN_R=()
@@ -157,7 +162,7 @@ measure() {
 	local n=$1 p50 p99 b0 b1 s0 s1 t0 t1 e99
 	shift
 	start_load "$@"
-	sleep 3
+	sleep "$settle"
 	b0=$(bulk_bytes)
 	s0=$(tbf_sent)
 	t0=$(now)
@@ -203,6 +208,21 @@ stop_netscope() {
 	AGENT=
 }
 
+# the netscope row's controller, on a policy cleared of the last row's
+start_controller() {
+	stop_netscope
+	"$INDIGOCTL" netscope clear "$RC"
+	"$INDIGOCTL" netscope clear "$BC"
+	start_netscope --app "$RC" --app "$BC" --capacity-mbit "$rate_mbit" \
+		--floor-mbit "$floor_mbit" --interval-ms 100 \
+		--util-max "$util_max" $NS_ARGS
+}
+
+# sensitivity CGROUP: the controller's estimate, "mean (lo to hi)"
+sensitivity() {
+	ns_json_get "$1" '.sensitivity | "\(.mean) (\(.lo) to \(.hi))"'
+}
+
 start_netscope --observe
 for r in $(seq "$rounds"); do
 	# the reference, each round: each application alone on CUBIC
@@ -214,14 +234,10 @@ for r in $(seq "$rounds"); do
 	echo "round $r alone: redis p50 $p50 ms p99 $p99 ms, $(jq -n "$rbps/1e6|floor") Mbit/s on the bottleneck; bulk $(jq -n "$bps/1e6|floor") Mbit/s; echo p99 $e99 ms"
 	echo "alone $p50 $p99 $bps $e99 $rbps $r" >>"$work/rows"
 	for conf in ${CONFS:-cubic bbr netscope apart}; do
-		stop_netscope
 		if [ "$conf" = netscope ]; then
-			"$INDIGOCTL" netscope clear "$RC"
-			"$INDIGOCTL" netscope clear "$BC"
-			start_netscope --app "$RC" --app "$BC" --capacity-mbit "$rate_mbit" \
-				--floor-mbit "$floor_mbit" --interval-ms 100 \
-				--util-max "$util_max" $NS_ARGS
+			start_controller
 		else
+			stop_netscope
 			start_netscope --observe
 			set_cc "${conf/apart/cubic}"
 		fi
@@ -236,6 +252,16 @@ for r in $(seq "$rounds"); do
 done
 
 [ -z "${CONFS:-}" ] || exit 0
+
+if [ "$soak_s" -gt 0 ]; then
+	start_controller
+	settle=$soak_s
+	read -r s50 s99 sbps se99 _ < <(measure "$requests" "$NS_IP_B")
+	settle=3
+	echo "soak: redis p50 $s50 ms p99 $s99 ms; bulk $(jq -n "$sbps/1e6|floor") Mbit/s; echo p99 $se99 ms"
+	sens_b=$(sensitivity "$BC")
+	sens_r=$(sensitivity "$RC")
+fi
 
 # med_range CONF COLUMN: "least-most" of one configuration's column
 med_range() { awk -v c="$1" -v k="$2" '$1 == c { print $k }' "$work/rows" | sort -g | sed -n '1p;$p' | paste -sd-; }
@@ -318,6 +344,14 @@ nbps=$(med netscope 4)
 	echo "apart $(per_round apart). One p99 from $requests requests is the $((requests / 100))th slowest,"
 	echo "and a few slow requests move it: read the verdict on p99 with this spread."
 	echo
+	if [ "$soak_s" -gt 0 ]; then
+		echo "Left running (the netscope row once more after the rounds, measured"
+		echo "after $soak_s s instead of 3): redis p99 $s99 ms, $(jq -n "$s99 / $a99 * 100 | floor / 100")x alone;"
+		echo "bulk $(jq -n "$sbps / 1e6 | floor") Mbit/s, $(jq -n "$sbps / $(med bbr 4) * 100 | floor / 100")x BBR's; echo p99 $(jq -n "$se99 / $ae99 * 100 | floor / 100")x alone."
+		echo "The controller's sensitivity estimates then: bulk $sens_b,"
+		echo "redis $sens_r (sensitive from 0.25)."
+		echo
+	fi
 	echo "The apart row is a control, not a configuration: CUBIC with the bulk on a"
 	echo "second bottleneck of its own (same rate, same buffer, same CPUs), so that"
 	echo "redis shares no queue with it. Its p99 ratio is the part of the slowdown"
