@@ -77,8 +77,12 @@ node0=$((mem_mb / 2))
 node1=$((mem_mb - node0))
 # loglevel=5 puts warnings and worse on the console without the boot chatter
 # (quiet would hide WARNING: lines); panic=-1 with -no-reboot makes a panic
-# end QEMU at once instead of waiting out the timeout.
-cmdline="console=ttyS0 loglevel=5 panic=-1 $append"
+# end QEMU at once instead of waiting out the timeout, and oops=panic makes
+# an Oops one: a guest that oopsed mid-test (seen once in the module's
+# load/unload cycles on 6.1: a call to address 0 from task_numa_work on
+# both CPUs, then a hang) ends with its log instead of hanging to the
+# timeout, 20 minutes later.
+cmdline="console=ttyS0 loglevel=5 panic=-1 oops=panic $append"
 ncpu=2
 [ -z "$icount" ] || ncpu=1
 qemu=(qemu-system-x86_64
