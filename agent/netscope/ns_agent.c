@@ -121,6 +121,7 @@ static int publish(struct ns_agent *a, struct ns_ctl_app *c)
 	};
 	int ret = ns_ctrl_put(&a->maps, c->cgid, &ctl);
 
+	c->paced_Bps = 0;	/* unless this controller sets its rate, below */
 	if (ret || !a->o.control)
 		return ret;
 	if (!ns_policy_get(&a->maps, c->cgid, &old)) {
