@@ -380,8 +380,8 @@ void agent_promote(struct daemon *d)
 		return;
 	}
 	ret = executor_run(d->ex, d->pol.rate_min_mhz, d->pol.burst_min_ms,
-			   d->pol.free_min_kib, d->pol.rate_cap_pps, d->cfg.agent.epoch_ms / 1000.0,
-			   clock_s(CLOCK_MONOTONIC));
+			   d->pol.free_min_kib, d->pol.rate_cap_pps,
+			   d->cfg.agent.epoch_ms / 1000.0, clock_s(CLOCK_MONOTONIC));
 	if (ret && ret != d->ex_err)
 		logmsg(LOG_WARNING, "move_pages: %s%s", strerror(-ret),
 		       ret == -EPERM ? " (needs CAP_SYS_NICE and CAP_SYS_PTRACE)" : "");

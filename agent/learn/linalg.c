@@ -207,22 +207,6 @@ void la_solve_r_rd(const double *r, const double *rd, const double *y,
 	}
 }
 
-void la_solve_rt(const double *r, const double *b, double *y, unsigned int d)
-{
-	double rd[LA_DMAX];
-
-	la_pivot_reciprocals(r, rd, d);
-	la_solve_rt_rd(r, rd, b, y, d);
-}
-
-void la_solve_r(const double *r, const double *y, double *x, unsigned int d)
-{
-	double rd[LA_DMAX];
-
-	la_pivot_reciprocals(r, rd, d);
-	la_solve_r_rd(r, rd, y, x, d);
-}
-
 /*
  * A^-1 = U U^T with U = R^-1, upper triangular. Column j of U comes by
  * back substitution from the columns before it, so U is built in place in

@@ -89,16 +89,12 @@ int la_sherman_morrison(double *ainv, const double *x, unsigned int d);
  */
 int la_chol(const double *a, double *r, unsigned int d);
 
-/* Solve R^T y = b (forward substitution, R upper from la_chol). */
-void la_solve_rt(const double *r, const double *b, double *y, unsigned int d);
-
-/* Solve R x = y (back substitution). @x may alias @y. */
-void la_solve_r(const double *r, const double *y, double *x, unsigned int d);
-
 /*
- * The same with the pivots' reciprocals @rd = 1 / diag(R) supplied, for
- * callers that keep them: a substitution is a chain of dependent steps,
- * and a multiply in that chain is much shorter than a division.
+ * Solves R^T y = b (forward substitution, R upper from la_chol) and
+ * R x = y (back substitution; @x may alias @y), with the pivots'
+ * reciprocals @rd = 1 / diag(R) from la_pivot_reciprocals: a substitution
+ * is a chain of dependent steps, and a multiply in that chain is much
+ * shorter than a division.
  */
 void la_pivot_reciprocals(const double *r, double *rd, unsigned int d);
 void la_solve_rt_rd(const double *r, const double *rd, const double *b,

@@ -190,7 +190,7 @@ static void drift_run(enum bandit_kind kind, unsigned int every,
 	static double a[DRIFT_D * DRIFT_D], m[DRIFT_D * DRIFT_D];
 	static double ref[DRIFT_D * DRIFT_D], r[DRIFT_D * DRIFT_D];
 	double x[DRIFT_D], bv[DRIFT_D] = { 0 }, th[DRIFT_D], y[DRIFT_D];
-	double th_ref[DRIFT_D];
+	double th_ref[DRIFT_D], rd[DRIFT_D];
 	struct bandit_params p;
 	struct trng g = { 2024 };
 	struct bandit *b;
@@ -225,8 +225,9 @@ static void drift_run(enum bandit_kind kind, unsigned int every,
 		if (n % DRIFT_EVERY == 0 && memcmp(m, ref, sizeof(m)))
 			*exact = 0;
 		/* theta_hat = A^-1 b with b summed here independently */
-		la_solve_rt(r, bv, y, DRIFT_D);
-		la_solve_r(r, y, th_ref, DRIFT_D);
+		la_pivot_reciprocals(r, rd, DRIFT_D);
+		la_solve_rt_rd(r, rd, bv, y, DRIFT_D);
+		la_solve_r_rd(r, rd, y, th_ref, DRIFT_D);
 		ck_assert_int_eq(bandit_arm_theta(b, 0, th), 0);
 		*worst_theta = fmax(*worst_theta,
 				    max_rel_diff(th, th_ref, DRIFT_D));

@@ -294,6 +294,7 @@ START_TEST(chol_update_carries_rhs)
 {
 	static double a[D * D], r[D * D];
 	double x[D], xs[D], p[D] = { 0 }, bv[D] = { 0 }, y[D], th[D], th2[D];
+	double rd[D];
 	struct trng g = { 13 };
 	unsigned int n, i, bad = 0;
 
@@ -311,11 +312,13 @@ START_TEST(chol_update_carries_rhs)
 		bad += la_chol_update(r, xs, p, rew, D) != 0;
 	}
 	ck_assert_uint_eq(bad, 0);
-	la_solve_r(r, p, th, D);
+	la_pivot_reciprocals(r, rd, D);
+	la_solve_r_rd(r, rd, p, th, D);
 	/* reference: factor A afresh and solve A theta = b */
 	ck_assert_int_eq(la_chol(a, r, D), 0);
-	la_solve_rt(r, bv, y, D);
-	la_solve_r(r, y, th2, D);
+	la_pivot_reciprocals(r, rd, D);
+	la_solve_rt_rd(r, rd, bv, y, D);
+	la_solve_r_rd(r, rd, y, th2, D);
 	ck_assert_double_le(max_rel_diff(th, th2, D), 1e-10);
 	ck_assert_double_gt(max_abs(th2, D), 0.1);
 }
@@ -337,6 +340,7 @@ START_TEST(solves_and_inverse)
 	static double a[LA_DMAX * LA_DMAX], r[LA_DMAX * LA_DMAX];
 	static double inv[LA_DMAX * LA_DMAX];
 	double b[LA_DMAX], y[LA_DMAX], x[LA_DMAX], ax[LA_DMAX];
+	double rd[LA_DMAX];
 	struct trng g = { 5 };
 	unsigned int d;
 
@@ -344,8 +348,9 @@ START_TEST(solves_and_inverse)
 		rand_spd(&g, a, d);
 		rand_vec(&g, b, d);
 		ck_assert_int_eq(la_chol(a, r, d), 0);
-		la_solve_rt(r, b, y, d);
-		la_solve_r(r, y, x, d);
+		la_pivot_reciprocals(r, rd, d);
+		la_solve_rt_rd(r, rd, b, y, d);
+		la_solve_r_rd(r, rd, y, x, d);
 		la_matvec(a, x, ax, d);
 		ck_assert_double_le(max_rel_diff(ax, b, d), 1e-12);
 		ck_assert_int_eq(la_chol_inverse(r, inv, d), 0);
