@@ -94,7 +94,11 @@ void netscope_start(struct daemon *d)
 	d->ns_err = 0;
 	d->ns_far_ns = 0;
 	ret = ns_indigod_start(&d->ns, &d->cfg, &cc_err, err, sizeof(err));
-	if (ret)
+	if (ret == -EROFS || ret == -EPERM || ret == -EACCES)
+		/* what indigod.service without its Netscope drop-in gives */
+		logmsg(LOG_ERR, "%s; running without Netscope (as a systemd service it needs the unit's Netscope drop-in: make install-netscope)",
+		       err);
+	else if (ret)
 		logmsg(LOG_ERR, "%s; running without Netscope", err);
 	else if (d->ns && cc_err)
 		logmsg(LOG_WARNING, "netscope: congestion control \"netscope\" not registered (%s); measuring and pacing without it",

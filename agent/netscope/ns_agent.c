@@ -34,6 +34,8 @@ struct ns_agent {
 	struct timespec last;
 	struct ns_link link;
 	int cgroot_fd;			/* to tell cgroups that are gone */
+	int last_ret;			/* the last interval's result */
+	const char *last_why;
 };
 
 void ns_agent_defaults(struct ns_agent_opts *o, double capacity_mbit)
@@ -199,36 +201,47 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 /* The link's figures (ns_link.h) over every cgroup with aggregates, not
  * only controlled ones, published in ns_link; drops the entries of
  * cgroups that are gone. */
-static int measure_link(struct ns_agent *a, double dt)
+static int measure_link(struct ns_agent *a, double dt, const char **why)
 {
 	struct ns_link *l = &a->link;
 	struct ns_link_view v;
 	uint64_t key, next;
 	struct ns_cg_stats st;
-	int ret;
+	int ret, alive, alive_err = 0;
 
 	for (ret = ns_stats_next(&a->maps, NULL, &key); !ret; key = next) {
 		ret = ns_stats_next(&a->maps, &key, &next);
 		if (ns_stats_get(&a->maps, key, &st))
 			continue;
 		/* its flows may outlive it, but no new ones can come */
-		if (a->cgroot_fd >= 0 && !ns_cgroup_alive(a->cgroot_fd, key)) {
+		alive = a->cgroot_fd >= 0 ? ns_cgroup_alive(a->cgroot_fd, key) : 1;
+		if (!alive) {
 			ns_maps_forget(&a->maps, key);
 			continue;
 		}
+		/* not known to be gone: kept, and the error reported */
+		if (alive < 0)
+			alive_err = alive;
 		ns_link_add(l, key, &st);
 	}
 	ns_link_end(l, dt, a->o.params.rate.capacity_Bps);
-	if (!l->intervals)
-		return 0;
-	v = (struct ns_link_view){
-		.intervals = l->intervals, .rtt_samples = l->samples,
-		.delay_us = l->delay_us, .base_us = l->base_us,
-		.queue_us = l->queue_us,
-		.util_milli = fmin(l->util * 1000, UINT32_MAX),
-		.interval_ms = dt * 1000,
-	};
-	return ns_link_view_put(&a->maps, &v);
+	if (l->intervals) {
+		v = (struct ns_link_view){
+			.intervals = l->intervals, .rtt_samples = l->samples,
+			.delay_us = l->delay_us, .base_us = l->base_us,
+			.queue_us = l->queue_us,
+			.util_milli = fmin(l->util * 1000, UINT32_MAX),
+			.interval_ms = dt * 1000,
+		};
+		ret = ns_link_view_put(&a->maps, &v);
+		if (ret) {
+			*why = "writing ns_link";
+			return ret;
+		}
+	}
+	if (alive_err)
+		*why = "telling gone cgroups from live ones (open_by_handle_at)";
+	return alive_err;
 }
 
 int ns_agent_tick(struct ns_agent *a, const char **why)
@@ -240,14 +253,15 @@ int ns_agent_tick(struct ns_agent *a, const char **why)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	dt = (t.tv_sec - a->last.tv_sec) + (t.tv_nsec - a->last.tv_nsec) / 1e9;
-	if (dt * 1000 < a->o.interval_ms)
-		return 0;
-	a->last = t;
-	ret = measure_link(a, dt);
-	if (ret) {
-		first = ret;
-		*why = "writing ns_link";
+	/* between intervals, the last one's result: callers say a change */
+	if (dt * 1000 < a->o.interval_ms) {
+		*why = a->last_why;
+		return a->last_ret;
 	}
+	a->last = t;
+	ret = measure_link(a, dt, why);
+	if (ret)
+		first = ret;
 	for (i = 0; i < a->o.napps; i++) {
 		const char *w = NULL;
 
@@ -257,6 +271,8 @@ int ns_agent_tick(struct ns_agent *a, const char **why)
 			*why = w;
 		}
 	}
+	a->last_ret = first;
+	a->last_why = first ? *why : NULL;
 	return first;
 }
 

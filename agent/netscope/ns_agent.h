@@ -40,8 +40,8 @@ void ns_agent_defaults(struct ns_agent_opts *o, double capacity_mbit);
 /* 0 or -errno with *why naming the step that failed. */
 int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 		   const char **why);
-/* Call often; acts once per interval. 0, or the first -errno of the
- * interval with *why set (the loop carries on). */
+/* Call often; acts once per interval. 0, or the first -errno of the last
+ * interval acted on with *why set (the loop carries on). */
 int ns_agent_tick(struct ns_agent *a, const char **why);
 /* Live link figures for INDIGO's cost model: the queueing delay (the
  * mean RTT of the last interval's samples, every measured cgroup's, above
