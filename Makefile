@@ -54,7 +54,7 @@ BENCH_MORE :=
 -include bpf/bpf.mk tools/sim/sim.mk agent/gpu/gpu.mk
 .DEFAULT_GOAL := all
 
-.PHONY: all module programs check check-unit check-style check-guest check-agent demo \
+.PHONY: all module programs check check-unit check-style check-guest check-agent check-systemd demo \
 	bench install install-dkms install-netscope uninstall setup clean
 
 all: module programs
@@ -138,11 +138,18 @@ check-agent: programs $(B)/ingest
 	tests/guest/run-agent-tests.sh 6.1
 	tests/guest/run-agent-tests.sh 6.12
 
+# indigod.service as installed, with its Netscope drop-in, under systemd
+# (PID 1) in both guests.
+check-systemd: programs
+	tests/guest/run-systemd-tests.sh 6.1
+	tests/guest/run-systemd-tests.sh 6.12
+
 check: setup
 	$(MAKE) check-unit
 	$(MAKE) check-style
 	$(MAKE) check-guest
 	$(MAKE) check-agent
+	$(MAKE) check-systemd
 	$(if $(CHECK_MORE),$(MAKE) $(CHECK_MORE))
 
 demo: setup programs

@@ -15,7 +15,7 @@ log() { printf 'setup: %s\n' "$*"; }
 pkgs=(
 	build-essential pkg-config bc flex bison libelf-dev dwarves
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
-	qemu-system-x86 busybox-static cpio gzip kmod
+	qemu-system-x86 busybox-static cpio gzip kmod systemd
 	check libnl-3-dev libnl-genl-3-dev libnuma-dev numactl
 	libinih-dev libjson-c-dev libsystemd-dev groff-base
 	redis-server redis-tools stress-ng dkms

@@ -2,14 +2,16 @@
 # Builds the small initramfs that INDIGO's QEMU guest tests boot into.
 #
 # Usage: mkinitramfs.sh OUT.cpio.gz --script TEST.sh [--ko FILE.ko]...
-#                       [--bin PROGRAM]... [--file SRC:DEST]...
+#                       [--bin PROGRAM]... [--file SRC:DEST]... [--systemd]
 #
-#   --script TEST.sh  the test, installed as /test.sh and run by /init with sh
+#   --script TEST.sh  the test, installed as /test.sh and run with sh
 #   --ko FILE.ko      a kernel module, installed as /lib/modules/<name>.ko
-#   --bin PROGRAM     a program (path, or a name looked up in PATH), installed
-#                     as /bin/<name> with every shared library ldd lists for it
-#                     and the dynamic loader
+#   --bin PROGRAM[:DEST]
+#                     a program (path, or a name looked up in PATH), installed
+#                     as DEST (default /bin/<name>) with every shared library
+#                     ldd lists for it and the dynamic loader
 #   --file SRC:DEST   any file or directory, installed at the absolute DEST
+#   --systemd         boot this machine's systemd as PID 1 instead (below)
 #
 # The image holds busybox (from busybox-static) with all its applet links,
 # /etc/passwd and /etc/group with root and nobody (uid/gid 65534) so tests can
@@ -17,10 +19,17 @@
 # proc, sysfs, devtmpfs, debugfs, tracefs, cgroup2 and a tmpfs /tmp, brings up
 # lo, runs /test.sh and prints "INDIGO-GUEST-EXIT rc=<status>" before powering
 # off. tests/guest/run-guest.sh boots it and judges the console.
+#
+# With --systemd, /init hands over to systemd (with journald, systemctl and
+# journalctl, from this machine's packages) and /test.sh runs as the service
+# indigo-test.service, with the same console lines: what a host running the
+# project's units does. Only the units the boot needs are installed (every
+# target and slice, journald's sockets and service); the test may add its
+# own under /etc/systemd/system.
 set -euo pipefail
 
 die() { printf 'mkinitramfs.sh: %s\n' "$*" >&2; exit 1; }
-usage() { sed -n '4,12s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '4,15s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 [ $# -ge 1 ] || usage
 out=$1
@@ -29,7 +38,9 @@ script=
 kos=()
 bins=()
 files=()
+systemd=0
 while [ $# -gt 0 ]; do
+	if [ "$1" = --systemd ]; then systemd=1; shift; continue; fi
 	[ $# -ge 2 ] || usage
 	case "$1" in
 	--script) script=$2 ;;
@@ -71,19 +82,22 @@ copy_same_path() {
 	cp -L "$1" "$root$1"
 }
 
-# Installs a program as /bin/<name> together with the libraries it loads.
-# ldd fails for static binaries and scripts: those need nothing more.
+# Installs a program as DEST (default /bin/<name>) together with the
+# libraries it loads. ldd fails for static binaries and scripts: those need
+# nothing more.
 add_bin() {
-	local src=$1 lib libs
+	local src=$1 dest=${2:-} lib libs
 	case "$src" in
 	*/*) ;;
 	*) src=$(command -v "$src") || die "program not found in PATH: $1" ;;
 	esac
 	[ -f "$src" ] || die "no such program: $src"
-	# rm first: /bin/<name> may be a busybox link, and cp would write through it.
-	rm -f "$root/bin/$(basename "$src")"
-	cp -L "$src" "$root/bin/$(basename "$src")"
-	chmod 0755 "$root/bin/$(basename "$src")"
+	[ -n "$dest" ] || dest=/bin/$(basename "$src")
+	mkdir -p "$root$(dirname "$dest")"
+	# rm first: DEST may be a busybox link, and cp would write through it.
+	rm -f "$root$dest"
+	cp -L "$src" "$root$dest"
+	chmod 0755 "$root$dest"
 	libs=$(ldd "$src" 2>/dev/null) || return 0
 	if grep -q 'not found' <<<"$libs"; then
 		die "$src needs libraries that are missing here: $(grep 'not found' <<<"$libs" | tr -s '\t\n' ' ')"
@@ -97,7 +111,10 @@ add_bin() {
 # every guest gets the shared helpers of tests/guest (scripts: no libraries)
 install -m 0755 "$(dirname "$0")/numa-fast.sh" "$root/bin/numa-fast"
 for b in "${bins[@]}"; do
-	add_bin "$b"
+	case "$b" in
+	*:*) add_bin "${b%%:*}" "${b#*:}" ;;
+	*) add_bin "$b" ;;
+	esac
 done
 
 for ko in "${kos[@]}"; do
@@ -138,14 +155,82 @@ cat >"$root/etc/hosts" <<'EOF'
 EOF
 printf 'passwd: files\ngroup: files\nhosts: files\n' >"$root/etc/nsswitch.conf"
 
+# systemd as PID 1: its programs, and the units a boot to a service needs.
+add_systemd() {
+	local p u
+	for p in /lib/systemd/systemd /lib/systemd/systemd-journald \
+		/bin/systemctl /bin/journalctl; do
+		add_bin "$p" "$p"
+	done
+	mkdir -p "$root/lib/systemd/system" "$root/etc/systemd/system/sockets.target.wants" \
+		"$root"/var/{lib,log,tmp} "$root/home"
+	chmod 1777 "$root/var/tmp"
+	cp /lib/systemd/system/*.target /lib/systemd/system/*.slice "$root/lib/systemd/system/"
+	for u in systemd-journald.service systemd-journald.socket systemd-journald-dev-log.socket; do
+		cp "/lib/systemd/system/$u" "$root/lib/systemd/system/"
+	done
+	for u in systemd-journald.socket systemd-journald-dev-log.socket; do
+		ln -s "/lib/systemd/system/$u" "$root/etc/systemd/system/sockets.target.wants/$u"
+	done
+	[ ! -f /usr/lib/os-release ] || copy_same_path /usr/lib/os-release
+	cat >"$root/etc/systemd/system/indigo-test.service" <<'EOF'
+# The guest's test, after a boot to basic.target (the kernel command line
+# names this unit: systemd.unit=indigo-test.service).
+[Unit]
+Description=INDIGO guest test
+Requires=basic.target
+After=basic.target systemd-journald.socket
+
+[Service]
+Type=oneshot
+StandardOutput=tty
+StandardError=tty
+TTYPath=/dev/console
+Environment=PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root
+ExecStart=/bin/indigo-run-test
+EOF
+}
+[ "$systemd" = 0 ] || add_systemd
+
 # A loader cache for the copied libraries, so lookups never depend on where the
 # host's ldd happened to find them.
-if [ ${#bins[@]} -gt 0 ] && command -v ldconfig >/dev/null; then
+if { [ ${#bins[@]} -gt 0 ] || [ "$systemd" = 1 ]; } && command -v ldconfig >/dev/null; then
 	printf '/lib/x86_64-linux-gnu\n/usr/lib/x86_64-linux-gnu\n/lib\n/usr/lib\n' >"$root/etc/ld.so.conf"
 	ldconfig -r "$root" 2>/dev/null || true
 fi
 
-cat >"$root/init" <<'EOF'
+# Runs /test.sh, reports its status on the console and powers off: the end of
+# the busybox /init, or systemd's indigo-test.service.
+cat >"$root/bin/indigo-run-test" <<'EOF'
+#!/bin/sh
+cd /
+# from here on, what goes wrong is the test's (run-guest.sh retries a boot
+# that died before this line)
+echo "INDIGO-GUEST-START"
+sh /test.sh
+rc=$?
+
+# The console loglevel may hide warnings; repeat any kernel problem the ring
+# buffer holds so the host-side judge sees it.
+dmesg | grep -E 'Oops|BUG:|WARNING:|Kernel panic|general protection fault|Call Trace|kernel BUG|UBSAN|KASAN|list_add corruption|refcount_t:' |
+	sed 's/^/INDIGO-DMESG: /'
+echo "INDIGO-GUEST-EXIT rc=$rc"
+sync
+poweroff -f
+echo o >/proc/sysrq-trigger
+sleep 1000000
+EOF
+chmod 0755 "$root/bin/indigo-run-test"
+
+if [ "$systemd" = 1 ]; then
+	cat >"$root/init" <<'EOF'
+#!/bin/sh
+# PID 1 of an INDIGO test guest booting systemd: systemd mounts what it needs
+# and starts the unit the command line names.
+exec /lib/systemd/systemd
+EOF
+else
+	cat >"$root/init" <<'EOF'
 #!/bin/sh
 # PID 1 of an INDIGO test guest: set up the usual filesystems, run /test.sh,
 # report its status on the console, power off. Never exits (PID 1 must not).
@@ -164,24 +249,9 @@ mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
 mount -t tmpfs tmpfs /tmp
 ip link set lo up
 hostname indigo-guest
-cd /
-
-# from here on, what goes wrong is the test's (run-guest.sh retries a boot
-# that died before this line)
-echo "INDIGO-GUEST-START"
-sh /test.sh
-rc=$?
-
-# The console loglevel may hide warnings; repeat any kernel problem the ring
-# buffer holds so the host-side judge sees it.
-dmesg | grep -E 'Oops|BUG:|WARNING:|Kernel panic|general protection fault|Call Trace|kernel BUG|UBSAN|KASAN|list_add corruption|refcount_t:' |
-	sed 's/^/INDIGO-DMESG: /'
-echo "INDIGO-GUEST-EXIT rc=$rc"
-sync
-poweroff -f
-echo o >/proc/sysrq-trigger
-sleep 1000000
+exec indigo-run-test
 EOF
+fi
 chmod 0755 "$root/init"
 
 # The initial console, for the kernel to open before /init runs (needs root;
