@@ -55,7 +55,7 @@ BENCH_MORE :=
 .DEFAULT_GOAL := all
 
 .PHONY: all module programs check check-unit check-style check-guest check-agent check-systemd demo \
-	bench install install-dkms install-netscope uninstall setup clean
+	bench install install-agent install-dkms install-netscope uninstall setup clean
 
 all: module programs
 
@@ -174,9 +174,12 @@ bench: setup programs $(B)/bandit_bench $(B)/ingest $(BENCH_MORE)
 	  $(B)/bandit_bench; } >tools/bench/results/bandit.md
 	cat tools/bench/results/bandit.md
 
-install: module $(B)/indigoctl $(B)/indigod $(B)/indigo-netscope $(B)/indigo-gpu
+install: module install-agent
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod -a $$(basename $$(dirname $(KDIR)) 2>/dev/null) || depmod -a
+
+# Everything but the module (check-systemd installs it into its guest).
+install-agent: $(B)/indigoctl $(B)/indigod $(B)/indigo-netscope $(B)/indigo-gpu
 	install -D -m 0755 $(B)/indigoctl $(DESTDIR)/usr/local/sbin/indigoctl
 	install -D -m 0755 $(B)/indigod $(DESTDIR)/usr/local/sbin/indigod
 	install -D -m 0755 $(B)/indigo-netscope $(DESTDIR)/usr/local/sbin/indigo-netscope

@@ -2,7 +2,8 @@
 # Builds the small initramfs that INDIGO's QEMU guest tests boot into.
 #
 # Usage: mkinitramfs.sh OUT.cpio.gz --script TEST.sh [--ko FILE.ko]...
-#                       [--bin PROGRAM]... [--file SRC:DEST]... [--systemd]
+#                       [--bin PROGRAM]... [--file SRC:DEST]... [--tree DIR]...
+#                       [--systemd]
 #
 #   --script TEST.sh  the test, installed as /test.sh and run with sh
 #   --ko FILE.ko      a kernel module, installed as /lib/modules/<name>.ko
@@ -11,6 +12,8 @@
 #                     as DEST (default /bin/<name>) with every shared library
 #                     ldd lists for it and the dynamic loader
 #   --file SRC:DEST   any file or directory, installed at the absolute DEST
+#   --tree DIR        a staged tree (make install DESTDIR=DIR), copied into /
+#                     as it is, links kept (no libraries: add those with --bin)
 #   --systemd         boot this machine's systemd as PID 1 instead (below)
 #
 # The image holds busybox (from busybox-static) with all its applet links,
@@ -20,12 +23,13 @@
 # lo, runs /test.sh and prints "INDIGO-GUEST-EXIT rc=<status>" before powering
 # off. tests/guest/run-guest.sh boots it and judges the console.
 #
-# With --systemd, /init hands over to systemd (with journald, systemctl and
-# journalctl, from this machine's packages) and /test.sh runs as the service
-# indigo-test.service, with the same console lines: what a host running the
-# project's units does. Only the units the boot needs are installed (every
-# target and slice, journald's sockets and service); the test may add its
-# own under /etc/systemd/system.
+# With --systemd, /init hands over to systemd (with journald, systemctl,
+# journalctl and systemd-modules-load, from this machine's packages), which
+# boots to multi-user.target, and /test.sh runs as the service
+# indigo-test.service, enabled there, with the same console lines: what a
+# host running the project's units does. Only the units the boot needs are
+# installed (every target and slice, journald's sockets and service,
+# systemd-modules-load.service); units enabled in a --tree start too.
 set -euo pipefail
 
 die() { printf 'mkinitramfs.sh: %s\n' "$*" >&2; exit 1; }
@@ -38,6 +42,7 @@ script=
 kos=()
 bins=()
 files=()
+trees=()
 systemd=0
 while [ $# -gt 0 ]; do
 	if [ "$1" = --systemd ]; then systemd=1; shift; continue; fi
@@ -47,6 +52,7 @@ while [ $# -gt 0 ]; do
 	--ko) kos+=("$2") ;;
 	--bin) bins+=("$2") ;;
 	--file) files+=("$2") ;;
+	--tree) trees+=("$2") ;;
 	*) usage ;;
 	esac
 	shift 2
@@ -137,6 +143,13 @@ for spec in "${files[@]}"; do
 	cp -a -L "$src" "$root$dest"
 done
 
+for tree in "${trees[@]}"; do
+	[ -d "$tree" ] || die "no such directory: $tree"
+	cp -a "$tree/." "$root/"
+done
+# a tree's top (a mktemp directory, say) must not make / private
+chmod 0755 "$root"
+
 cp "$script" "$root/test.sh"
 chmod 0755 "$root/test.sh"
 
@@ -159,23 +172,29 @@ printf 'passwd: files\ngroup: files\nhosts: files\n' >"$root/etc/nsswitch.conf"
 add_systemd() {
 	local p u
 	for p in /lib/systemd/systemd /lib/systemd/systemd-journald \
-		/bin/systemctl /bin/journalctl; do
+		/lib/systemd/systemd-modules-load /bin/systemctl /bin/journalctl; do
 		add_bin "$p" "$p"
 	done
 	mkdir -p "$root/lib/systemd/system" "$root/etc/systemd/system/sockets.target.wants" \
+		"$root/etc/systemd/system/sysinit.target.wants" \
+		"$root/etc/systemd/system/multi-user.target.wants" \
 		"$root"/var/{lib,log,tmp} "$root/home"
 	chmod 1777 "$root/var/tmp"
 	cp /lib/systemd/system/*.target /lib/systemd/system/*.slice "$root/lib/systemd/system/"
-	for u in systemd-journald.service systemd-journald.socket systemd-journald-dev-log.socket; do
+	for u in systemd-journald.service systemd-journald.socket \
+		systemd-journald-dev-log.socket systemd-modules-load.service; do
 		cp "/lib/systemd/system/$u" "$root/lib/systemd/system/"
 	done
 	for u in systemd-journald.socket systemd-journald-dev-log.socket; do
 		ln -s "/lib/systemd/system/$u" "$root/etc/systemd/system/sockets.target.wants/$u"
 	done
+	ln -s /lib/systemd/system/systemd-modules-load.service \
+		"$root/etc/systemd/system/sysinit.target.wants/systemd-modules-load.service"
+	ln -s /etc/systemd/system/indigo-test.service \
+		"$root/etc/systemd/system/multi-user.target.wants/indigo-test.service"
 	[ ! -f /usr/lib/os-release ] || copy_same_path /usr/lib/os-release
 	cat >"$root/etc/systemd/system/indigo-test.service" <<'EOF'
-# The guest's test, after a boot to basic.target (the kernel command line
-# names this unit: systemd.unit=indigo-test.service).
+# The guest's test, in the boot to multi-user.target.
 [Unit]
 Description=INDIGO guest test
 Requires=basic.target
@@ -188,6 +207,9 @@ StandardError=tty
 TTYPath=/dev/console
 Environment=PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root
 ExecStart=/bin/indigo-run-test
+
+[Install]
+WantedBy=multi-user.target
 EOF
 }
 [ "$systemd" = 0 ] || add_systemd

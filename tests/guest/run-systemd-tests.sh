@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # indigod.service under systemd in a QEMU guest (6.12 unless given): the
-# guest boots this machine's systemd as PID 1 with the unit, the example
-# configuration and the Netscope drop-in where `make install` and `make
-# install-netscope` put them, and runs systemd-checks.sh as a service.
+# guest boots this machine's systemd as PID 1 into a system staged by `make
+# install-agent` (the agent, its unit enabled, the example configuration),
+# with the module where modules_install puts it, loaded at boot by
+# systemd-modules-load, and runs systemd-checks.sh as a service. The
+# Netscope drop-in of `make install-netscope` waits in /usr/share/indigo
+# for the checks to install it.
 #
 # Usage: run-systemd-tests.sh [6.1|6.12]
 set -euo pipefail
@@ -15,13 +18,24 @@ k=${1:-6.12}
 read -r release vmlinuz kdir < <("$here/kernels.sh" "$k")
 echo "== systemd guest $release"
 ko=$("$here/build-ko.sh" "$kdir" "$top/build/ko/$release")
+
+stage=$(mktemp -d "${TMPDIR:-/tmp}/indigo-stage.XXXXXX")
+dropin=$(mktemp -d "${TMPDIR:-/tmp}/indigo-dropin.XXXXXX")
+trap 'rm -rf "$stage" "$dropin"' EXIT
+make -s -C "$top" install-agent DESTDIR="$stage"
+make -s -C "$top" install-netscope DESTDIR="$dropin"
+systemctl --root="$stage" --quiet enable indigod.service 2>/dev/null
+install -D -m 0644 "$ko" "$stage/lib/modules/$release/extra/indigo.ko"
+depmod -b "$stage" "$release" 2>/dev/null
+# how a host loads it at boot, with a parameter from modprobe.d
+install -D -m 0644 /dev/stdin "$stage/etc/modules-load.d/indigo.conf" <<<"indigo"
+install -D -m 0644 /dev/stdin "$stage/etc/modprobe.d/indigo.conf" <<<"options indigo epoch_ms=500"
+
 initrd=$logs/systemd-$release.cpio.gz
-"$here/mkinitramfs.sh" "$initrd" --systemd --script "$here/systemd-checks.sh" --ko "$ko" \
-	--bin "$top/build/indigod:/usr/local/sbin/indigod" \
-	--bin "$top/build/indigoctl:/usr/local/sbin/indigoctl" \
-	--bin "$top/build/farmem" --bin iperf3 --bin jq \
-	--file "$top/agent/indigod.service:/etc/systemd/system/indigod.service" \
-	--file "$top/agent/indigod.conf.example:/etc/indigo/indigod.conf" \
-	--file "$top/agent/indigod-netscope.conf:/usr/share/indigo/netscope.conf"
+# --bin for the programs' libraries; the tree puts them where install does
+"$here/mkinitramfs.sh" "$initrd" --systemd --script "$here/systemd-checks.sh" \
+	--bin "$top/build/indigod" --bin "$top/build/indigoctl" \
+	--bin "$top/build/farmem" --bin iperf3 --bin jq --tree "$stage" \
+	--file "$dropin/etc/systemd/system/indigod.service.d/netscope.conf:/usr/share/indigo/netscope.conf"
 "$here/run-guest.sh" --kernel "$vmlinuz" --initrd "$initrd" --timeout 600 \
-	--log "$logs/systemd-$release.log" --append "systemd.unit=indigo-test.service"
+	--log "$logs/systemd-$release.log" --append "systemd.unit=multi-user.target"

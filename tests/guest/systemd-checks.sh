@@ -1,16 +1,15 @@
 #!/bin/sh
 # indigod.service under systemd, in the QEMU guest (run by the unit
-# indigo-test.service, see mkinitramfs.sh --systemd): the unit, the example
-# configuration and the Netscope drop-in, installed where `make install` and
-# `make install-netscope` put them, with the module loaded. What a host
-# running the agent as a service sees: the sandbox holds, the agent decides,
-# reloads, refuses a bad configuration without losing the running one,
-# restarts after a crash, stops cleanly, and Netscope works with the drop-in
-# and fails plainly without it. One line per check: PASS name, or FAIL name:
-# reason.
+# indigo-test.service, see mkinitramfs.sh --systemd): a system staged by
+# `make install-agent`, the unit enabled, the module loaded at boot by
+# systemd-modules-load with a parameter from modprobe.d, and the Netscope
+# drop-in of `make install-netscope` at hand. What a host running the agent
+# as a service sees: the agent comes up at boot after the module, the
+# sandbox holds, it decides, reloads, refuses a bad configuration without
+# losing the running one, restarts after a crash, stops cleanly, and
+# Netscope works with the drop-in and fails plainly without it. One line
+# per check: PASS name, or FAIL name: reason.
 export PATH=/usr/local/sbin:$PATH
-KO=/lib/modules/indigo.ko
-D=/sys/kernel/debug/indigo
 CONF=/etc/indigo/indigod.conf
 DROPIN=/etc/systemd/system/indigod.service.d/netscope.conf
 APP=/sys/fs/cgroup/nsapp
@@ -33,14 +32,19 @@ await() {
 
 [ "$(cat /proc/1/comm)" = systemd ] && pass pid1-is-systemd ||
 	{ fail pid1-is-systemd "PID 1 is $(cat /proc/1/comm)"; exit 1; }
-mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
 numa-fast
-insmod $KO epoch_ms=500 || { fail insmod "insmod failed"; exit 1; }
 
-# 1. The unit as installed, the example configuration as shipped.
-c=$(cursor)
-systemctl start indigod && [ "$(prop ActiveState)" = active ] && pass unit-starts ||
-	{ fail unit-starts "$(systemctl --no-pager status indigod; journal)"; exit 1; }
+# 1. At boot: the module from modules-load.d with its modprobe.d option,
+# then the enabled unit (it starts in parallel with this test).
+[ "$(cat /sys/module/indigo/parameters/epoch_ms 2>&1)" = 500 ] && pass module-loaded-at-boot ||
+	fail module-loaded-at-boot "$(cat /sys/module/indigo/parameters/epoch_ms 2>&1)"
+for _ in $(seq 50); do
+	[ "$(prop ActiveState)" = active ] && break
+	sleep 0.2
+done
+[ "$(prop ActiveState)" = active ] && [ "$(prop UnitFileState)" = enabled ] &&
+	pass unit-started-at-boot ||
+	{ fail unit-started-at-boot "$(systemctl --no-pager status indigod; journal)"; exit 1; }
 pid=$(prop MainPID)
 st=/proc/$pid/status
 echo "sandbox of $pid: $(grep -E '^(CapEff|CapBnd|NoNewPrivs|Seccomp):' $st | tr -s '\t\n' '  ')"
@@ -48,8 +52,7 @@ echo "sandbox of $pid: $(grep -E '^(CapEff|CapBnd|NoNewPrivs|Seccomp):' $st | tr
 grep -q '^CapEff:[[:space:]]*0000000000881000$' $st && grep -q '^NoNewPrivs:[[:space:]]*1$' $st &&
 	grep -q '^Seccomp:[[:space:]]*2$' $st && pass unit-sandboxed ||
 	fail unit-sandboxed "$(grep -E '^(Cap|NoNew|Seccomp)' $st)"
-journal "$c" | grep -q 'connected to the module' && pass unit-connects ||
-	fail unit-connects "$(journal "$c")"
+await "" 'connected to the module' && pass unit-connects || fail unit-connects "$(journal)"
 
 # 2. It decides, and what it writes lands in the unit's own directories.
 farmem --pages 512 --hot 128 --seconds 4 | tail -n 1
