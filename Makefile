@@ -55,7 +55,7 @@ BENCH_MORE :=
 .DEFAULT_GOAL := all
 
 .PHONY: all module programs check check-unit check-style check-guest check-agent check-systemd demo \
-	bench install install-agent install-dkms install-netscope uninstall setup clean
+	bench install install-agent install-dkms install-netscope install-gpu uninstall setup clean
 
 all: module programs
 
@@ -196,6 +196,11 @@ install-netscope:
 	install -D -m 0644 agent/indigod-netscope.conf \
 		$(DESTDIR)/etc/systemd/system/indigod.service.d/netscope.conf
 
+# On GPU hosts: the NVIDIA device nodes for the unit.
+install-gpu:
+	install -D -m 0644 agent/indigod-gpu.conf \
+		$(DESTDIR)/etc/systemd/system/indigod.service.d/gpu.conf
+
 # DKMS: the module rebuilds itself when the kernel is updated.
 # DKMS_KERNEL picks the kernel to build for now (default: the running one).
 DKMS_KERNEL ?= $(shell uname -r)
@@ -213,6 +218,7 @@ uninstall:
 		$(DESTDIR)/usr/local/sbin/indigod $(DESTDIR)/etc/systemd/system/indigod.service \
 		$(DESTDIR)/usr/local/sbin/indigo-netscope $(DESTDIR)/usr/local/sbin/indigo-gpu \
 		$(DESTDIR)/etc/systemd/system/indigod.service.d/netscope.conf \
+		$(DESTDIR)/etc/systemd/system/indigod.service.d/gpu.conf \
 		$(DESTDIR)/usr/local/share/man/man8/indigod.8 \
 		$(DESTDIR)/usr/local/share/man/man8/indigoctl.8 \
 		$(DESTDIR)/usr/local/share/man/man5/indigod.conf.5

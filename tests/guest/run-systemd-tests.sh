@@ -4,8 +4,8 @@
 # install-agent` (the agent, its unit enabled, the example configuration),
 # with the module where modules_install puts it, loaded at boot by
 # systemd-modules-load, and runs systemd-checks.sh as a service. The
-# Netscope drop-in of `make install-netscope` waits in /usr/share/indigo
-# for the checks to install it.
+# drop-ins of `make install-netscope` and `make install-gpu` wait in
+# /usr/share/indigo for the checks to install them.
 #
 # Usage: run-systemd-tests.sh [6.1|6.12]
 set -euo pipefail
@@ -23,7 +23,7 @@ stage=$(mktemp -d "${TMPDIR:-/tmp}/indigo-stage.XXXXXX")
 dropin=$(mktemp -d "${TMPDIR:-/tmp}/indigo-dropin.XXXXXX")
 trap 'rm -rf "$stage" "$dropin"' EXIT
 make -s -C "$top" install-agent DESTDIR="$stage"
-make -s -C "$top" install-netscope DESTDIR="$dropin"
+make -s -C "$top" install-netscope install-gpu DESTDIR="$dropin"
 systemctl --root="$stage" --quiet enable indigod.service 2>/dev/null
 install -D -m 0644 "$ko" "$stage/lib/modules/$release/extra/indigo.ko"
 depmod -b "$stage" "$release" 2>/dev/null
@@ -36,6 +36,6 @@ initrd=$logs/systemd-$release.cpio.gz
 "$here/mkinitramfs.sh" "$initrd" --systemd --script "$here/systemd-checks.sh" \
 	--bin "$top/build/indigod" --bin "$top/build/indigoctl" \
 	--bin "$top/build/farmem" --bin iperf3 --bin jq --tree "$stage" \
-	--file "$dropin/etc/systemd/system/indigod.service.d/netscope.conf:/usr/share/indigo/netscope.conf"
+	--file "$dropin/etc/systemd/system/indigod.service.d/:/usr/share/indigo/"
 "$here/run-guest.sh" --kernel "$vmlinuz" --initrd "$initrd" --timeout 600 \
 	--log "$logs/systemd-$release.log" --append "systemd.unit=multi-user.target"

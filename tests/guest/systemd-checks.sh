@@ -6,12 +6,15 @@
 # drop-in of `make install-netscope` at hand. What a host running the agent
 # as a service sees: the agent comes up at boot after the module, the
 # sandbox holds, it decides, reloads, refuses a bad configuration without
-# losing the running one, restarts after a crash, stops cleanly, and
-# Netscope works with the drop-in and fails plainly without it. One line
+# losing the running one, restarts after a crash, stops cleanly, Netscope
+# works with its drop-in and fails plainly without it, and the GPU drop-in
+# gives the unit the NVIDIA device nodes. One line
 # per check: PASS name, or FAIL name: reason.
 export PATH=/usr/local/sbin:$PATH
 CONF=/etc/indigo/indigod.conf
-DROPIN=/etc/systemd/system/indigod.service.d/netscope.conf
+UNITD=/etc/systemd/system/indigod.service.d
+# the drop-ins of make install-netscope and install-gpu, to be installed here
+DROPINS=/usr/share/indigo/indigod.service.d
 APP=/sys/fs/cgroup/nsapp
 failed=0
 
@@ -131,8 +134,8 @@ systemctl stop indigod
 
 # 8. With the drop-in: programs attached, CC registered, maps pinned, a
 # flow of the application measured; a stop detaches and keeps the maps.
-mkdir -p "$(dirname $DROPIN)"
-cp /usr/share/indigo/netscope.conf $DROPIN
+mkdir -p $UNITD
+cp $DROPINS/netscope.conf $UNITD/
 systemctl daemon-reload
 c=$(cursor)
 systemctl start indigod
@@ -175,6 +178,24 @@ systemctl stop indigod
 [ "$(prop Result)" = success ] && ! grep -qw netscope /proc/sys/net/ipv4/tcp_available_congestion_control &&
 	[ -n "$(ls /sys/fs/bpf/indigo 2>/dev/null)" ] && pass netscope-stop-keeps-maps ||
 	fail netscope-stop-keeps-maps "Result $(prop Result); $(ls /sys/fs/bpf/indigo 2>&1)"
+
+# 9. The GPU drop-in: without it the unit's /dev has no NVIDIA nodes, with
+# it they are there (made here by hand: the guest has no GPU, so whether
+# the driver then opens them is not checked).
+mknod /dev/nvidiactl c 195 255
+has_nvidiactl() { nsenter -t "$(prop MainPID)" -m test -e /dev/nvidiactl; }
+systemctl start indigod
+has_nvidiactl && fail gpu-nodes-hidden-without-dropin "/dev/nvidiactl visible" ||
+	pass gpu-nodes-hidden-without-dropin
+systemctl stop indigod
+cp $DROPINS/gpu.conf $UNITD/
+systemctl daemon-reload
+c=$(cursor)
+systemctl start indigod
+[ "$(prop ActiveState)" = active ] && [ "$(prop DevicePolicy)" = closed ] && has_nvidiactl &&
+	pass gpu-dropin-shows-nodes || fail gpu-dropin-shows-nodes "$(prop ActiveState); $(journal "$c" | tail -n 5)"
+journal "$c" | grep -m 1 'gpu:'
+systemctl stop indigod
 
 journalctl --no-pager -o cat -u indigod -p warning | sed 's/^/journal warning: /' | tail -n 20
 exit $failed
