@@ -154,6 +154,13 @@ cc=$(jq -r .end.sender_tcp_congestion /tmp/iperf.json)
 sleep 1
 flows=$(indigoctl netscope --json | jq -r --arg cg "$APP" '.[] | select(.cgroup == $cg) | .flows')
 [ "${flows:-0}" -ge 1 ] && pass "app-flows-measured: $flows" || fail app-flows-measured "flows=${flows:-none}"
+# a reload that changes [netscope]: detached and attached again in place
+sed -i 's/^; interval_ms = 200$/interval_ms = 100/' $CONF
+c=$(cursor)
+systemctl reload indigod
+await "$c" 'programs attached' && [ "$(prop ActiveState)" = active ] &&
+	grep -qw netscope /proc/sys/net/ipv4/tcp_available_congestion_control &&
+	pass netscope-reload || fail netscope-reload "$(journal "$c")"
 # a cgroup that is removed: the controller forgets its entry (it tells
 # gone from live by the cgroup's id, with open_by_handle_at)
 GONE=/sys/fs/cgroup/nsgone
