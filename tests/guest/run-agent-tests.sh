@@ -8,13 +8,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-logs=${INDIGO_GUEST_LOGS:-$top/build/guest}
-mkdir -p "$logs"
-k=${1:-6.12}
-read -r release vmlinuz kdir < <("$here/kernels.sh" "$k")
-echo "== guest $release"
-ko=$("$here/build-ko.sh" "$kdir" "$top/build/ko/$release")
+. "$here/guest-lib.sh"
+guest_prepare "${1:-6.12}" "guest"
 initrd=$logs/agent-$release.cpio.gz
 "$here/mkinitramfs.sh" "$initrd" --script "$here/agent-checks.sh" --ko "$ko" \
 	--bin "${INDIGOD_BIN:-$top/build/indigod}" --bin "$top/build/indigoctl" --bin "$top/build/farmem" \

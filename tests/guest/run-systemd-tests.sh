@@ -11,13 +11,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-logs=${INDIGO_GUEST_LOGS:-$top/build/guest}
-mkdir -p "$logs"
-k=${1:-6.12}
-read -r release vmlinuz kdir < <("$here/kernels.sh" "$k")
-echo "== systemd guest $release"
-ko=$("$here/build-ko.sh" "$kdir" "$top/build/ko/$release")
+. "$here/guest-lib.sh"
+guest_prepare "${1:-6.12}" "systemd guest"
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/indigo-stage.XXXXXX")
 dropin=$(mktemp -d "${TMPDIR:-/tmp}/indigo-dropin.XXXXXX")
