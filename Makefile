@@ -55,7 +55,7 @@ BENCH_MORE :=
 .DEFAULT_GOAL := all
 
 .PHONY: all module programs check check-unit check-style check-guest check-agent check-systemd demo \
-	bench install install-agent install-dkms install-netscope install-gpu uninstall setup clean
+	bench install install-agent install-dkms dkms-source install-netscope install-gpu uninstall setup clean
 
 all: module programs
 
@@ -205,12 +205,18 @@ install-gpu:
 # DKMS_KERNEL picks the kernel to build for now (default: the running one).
 DKMS_KERNEL ?= $(shell uname -r)
 install-dkms:
-	rm -rf /usr/src/indigo-$(VERSION)
-	mkdir -p /usr/src/indigo-$(VERSION)
-	cp -r Kbuild dkms.conf kmod include /usr/src/indigo-$(VERSION)/
+	$(MAKE) dkms-source DKMS_SRC=/usr/src/indigo-$(VERSION)
 	dkms add -m indigo -v $(VERSION) || true
 	dkms build -m indigo -v $(VERSION) -k $(DKMS_KERNEL)
 	dkms install -m indigo -v $(VERSION) -k $(DKMS_KERNEL)
+
+# The module's sources as DKMS takes them, in DKMS_SRC (no build outputs).
+dkms-source:
+	@test -n "$(DKMS_SRC)" || { echo "dkms-source: set DKMS_SRC"; exit 1; }
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)/kmod
+	cp -r Kbuild dkms.conf include $(DKMS_SRC)/
+	cp kmod/*.c kmod/*.h $(DKMS_SRC)/kmod/
 
 uninstall:
 	-dkms remove -m indigo -v $(VERSION) --all
