@@ -99,7 +99,12 @@ systemctl restart indigod
 sleep 2
 pid=$(prop MainPID)
 c=$(cursor)
+before=$(indigoctl policy | grep mode)
 kill -9 "$pid"
+sleep 0.5
+after=$(indigoctl policy | grep mode)
+[ -n "$before" ] && [ "$after" = "$before" ] && pass policy-kept-while-down ||
+	fail policy-kept-while-down "'$before' -> '$after'"
 for _ in $(seq 50); do
 	[ "$(prop NRestarts)" -ge 1 ] && [ "$(prop ActiveState)" = active ] && break
 	sleep 0.2
