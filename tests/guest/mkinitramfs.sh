@@ -33,7 +33,7 @@
 set -euo pipefail
 
 die() { printf 'mkinitramfs.sh: %s\n' "$*" >&2; exit 1; }
-usage() { sed -n '4,15s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '4,17s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 [ $# -ge 1 ] || usage
 out=$1
