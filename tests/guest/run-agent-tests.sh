@@ -10,6 +10,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/guest-lib.sh"
 guest_prepare "${1:-6.12}" "guest"
+guest_ko
 initrd=$logs/agent-$release.cpio.gz
 "$here/mkinitramfs.sh" "$initrd" --script "$here/agent-checks.sh" --ko "$ko" \
 	--bin "${INDIGOD_BIN:-$top/build/indigod}" --bin "$top/build/indigoctl" --bin "$top/build/farmem" \
