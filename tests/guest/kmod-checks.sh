@@ -3,7 +3,8 @@
 # Node 1 is the CPU-less "far" node. One line per check: PASS name, or
 # FAIL name: reason. run-guest.sh turns the console into the verdict.
 #
-# INDIGO_ONLY=a,b (on the kernel command line) runs only those sections.
+# INDIGO_ONLY=a,b (on the kernel command line) runs only those sections;
+# INDIGO_CYCLES=N makes the load/unload section N cycles (default 50).
 
 KO=/lib/modules/indigo.ko
 D=/sys/kernel/debug/indigo
@@ -185,14 +186,15 @@ if want cycles; then
 	sleep 2
 	rmmod indigo || fail rmmod-under-load "rmmod failed"
 	i=0
-	while [ $i -lt 50 ]; do
+	cycles=${INDIGO_CYCLES:-50}
+	while [ $i -lt "$cycles" ]; do
 		insmod $KO || break
 		[ $((i % 2)) = 1 ] && indigoctl policy set mode=deny >/dev/null
 		sleep 0.2
 		rmmod indigo || break
 		i=$((i + 1))
 	done
-	[ $i = 50 ] && pass load-unload-50 || fail load-unload-50 "stopped at cycle $i"
+	[ $i = "$cycles" ] && pass "load-unload-$cycles" || fail "load-unload-$cycles" "stopped at cycle $i"
 	kill -0 $fpid 2>/dev/null && pass workload-survives-cycles ||
 		fail workload-survives-cycles "farmem died"
 	kill $fpid 2>/dev/null
