@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -140,7 +139,7 @@ static void measure_link(struct daemon *d)
 		if (ns_indigod_link(d->ns, &d->cfg, &d->avail_gbps, &d->ns_far_ns))
 			return;		/* not measured yet: the fixed figures */
 		epoch_params_from(&d->cfg, &p);
-		p.link.bandwidth = cm_gbps_to_bytes_per_s(fmax(d->avail_gbps, 1e-3));
+		p.link.bandwidth = cm_gbps_to_bytes_per_s(d->avail_gbps);
 		p.link.far_ns = d->ns_far_ns;
 		epoch_reconfigure(&d->es, &p);
 		return;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "context.h"
 #include "ns_indigod.h"
 #include "ns_maps.h"
 
@@ -98,7 +99,10 @@ int ns_indigod_link(const struct ns_agent *a, const struct indigod_config *c,
 
 	if (ret)
 		return ret;
-	*avail_gbps = avail_Bps * 8 / 1e9;
+	/* floored as the counter source's is: 0 would read "not measured",
+	 * and a full link is the one whose figure matters most */
+	*avail_gbps = fmax(avail_Bps * 8 / 1e9,
+			   CTX_AVAIL_FLOOR * c->netscope.capacity_mbit / 1e3);
 	/* a far access crosses the link once: half the round trip's queue */
 	*far_ns = c->link.far_latency_ns + queue_us * 1000 / 2;
 	return 0;

@@ -29,8 +29,9 @@
 int ns_indigod_start(struct ns_agent **a, const struct indigod_config *c,
 		     int *cc_err, char *err, size_t errlen);
 /*
- * The link as Netscope measures it: the bandwidth left (Gb/s) and the far
- * latency (ns): the configured one plus the link's one-way queueing delay.
+ * The link as Netscope measures it: the bandwidth left (Gb/s, at least
+ * CTX_AVAIL_FLOOR of netscope.capacity_mbit) and the far latency (ns): the
+ * configured one plus the link's one-way queueing delay.
  * -EAGAIN until measured.
  */
 int ns_indigod_link(const struct ns_agent *a, const struct indigod_config *c,

@@ -174,6 +174,37 @@ echo "agent executor, floor: $res"
 kill -TERM $AG
 wait $AG
 
+# link.source = netscope: the context's link is what Netscope's eBPF
+# programs measure, not [link]'s figures (100 Gb/s, 900 ns): the capacity
+# given to Netscope (100 Mbit/s) less what the measured flows take, and the
+# far latency plus half the queue they see. Idle, about 0.1 Gb/s; under a
+# TCP flow over lo (faster than that), next to nothing.
+bw() { sed -n 's/.*"bandwidth_gbps":\([0-9.e+-]*\).*/\1/p' /tmp/status.json; }
+far() { sed -n 's/.*"far_latency_ns":\([0-9.e+-]*\).*/\1/p' /tmp/status.json; }
+mkdir -p /sys/fs/cgroup/bulk
+indigod -c /tmp/indigod.conf --set agent.learner=heuristic \
+	--set agent.status_path=/tmp/status.json --set link.source=netscope \
+	--set netscope.enable=on --set netscope.capacity_mbit=100 \
+	--set netscope.interval_ms=100 2>/tmp/agent7.log &
+AG=$!
+sleep 3
+idle=$(bw)
+iperf3 -s -1 >/dev/null 2>&1 &
+sleep 1
+sh -c 'echo $$ >/sys/fs/cgroup/bulk/cgroup.procs; exec iperf3 -c 127.0.0.1 -t 4' >/tmp/iperf.txt 2>&1 &
+sleep 3
+busy=$(bw)
+f=$(far)
+wait $!
+echo "link from netscope: idle ${idle:-?} Gb/s, under a flow ${busy:-?} Gb/s, far ${f:-?} ns; $(tail -n 3 /tmp/iperf.txt | head -n 1)"
+grep -q '"source":"netscope"' /tmp/status.json &&
+	awk -v i="$idle" -v b="$busy" -v f="$f" 'BEGIN { exit !(i > 0.05 && i <= 0.1 && b < i / 2 && f >= 900) }' &&
+	pass netscope-link-source ||
+	fail netscope-link-source "idle '$idle' busy '$busy' far '$f': $(grep -m 3 -i netscope /tmp/agent7.log)"
+kill -TERM $AG
+wait $AG
+rmdir /sys/fs/cgroup/bulk
+
 # the module's synthetic candidates (debugfs emit, for the ingestion
 # benchmark) reach a listener whole, and bad counts are refused
 res=$(ingest module 200000 16384)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # indigod with the module in a QEMU guest (6.12 unless given): builds the
-# initramfs with indigod, indigoctl, farmem, ingest and the module, runs
+# initramfs with indigod, indigoctl, farmem, ingest, iperf3 and the module, runs
 # agent-checks.sh in it.
 #
 # Usage: run-agent-tests.sh [6.1|6.12]
@@ -14,6 +14,6 @@ guest_ko
 initrd=$logs/agent-$release.cpio.gz
 "$here/mkinitramfs.sh" "$initrd" --script "$here/agent-checks.sh" --ko "$ko" \
 	--bin "${INDIGOD_BIN:-$top/build/indigod}" --bin "$top/build/indigoctl" --bin "$top/build/farmem" \
-	--bin "$top/build/ingest"
+	--bin "$top/build/ingest" --bin iperf3
 "$here/run-guest.sh" --kernel "$vmlinuz" --initrd "$initrd" --timeout 900 \
 	--log "$logs/agent-$release.log"
