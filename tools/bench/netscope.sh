@@ -24,10 +24,11 @@
 #             so no queue is shared; what it adds to redis's latency is
 #             what no scheduling of the shared link can remove
 # Reported: redis p50/p99 under congestion as a ratio to its alone value,
-# the bulk throughput as a ratio to its alone throughput, and the p99 of
-# ICMP echoes through the same bottleneck (the queue alone, without redis's
-# own processing); medians over ROUNDS rounds (default 3), with a verdict
-# on each of the issue's goals.
+# the bulk throughput as a ratio to its alone throughput, what redis put on
+# the wire (the share of the link it was left: a queued redis asks less),
+# and the p99 of ICMP echoes through the same bottleneck (the queue alone,
+# without redis's own processing); medians over ROUNDS rounds (default 5),
+# with a verdict on each of the issue's goals.
 #
 # On a machine with two or more CPUs, redis (server and benchmark) runs on
 # CPU 0 and iperf3 (both ends) on CPU 1 in every row, alone included, so
@@ -146,6 +147,13 @@ bulk_bytes() {
 	echo "$b"
 }
 
+# wire CGROUP: bytes its flows have put on the wire so far, delivered
+# bytes and a frame's headers for each segment sent (66 bytes), as
+# agent/netscope/ns_link.c counts them
+wire() {
+	ns_json_get "$1" '(.delivered_bytes // 0) + 66 * (.segs_out // 0)'
+}
+
 now() { date +%s.%N; }
 
 # prints the p99 in ms of 400 echoes, 5 ms apart, through the bottleneck
@@ -155,25 +163,28 @@ echo_p99() {
 		awk '{ v[NR] = $1 } END { print v[int(NR * 0.99)] }'
 }
 
-# measure N [BULK_SERVER]: one row, N requests measured; prints "p50 p99 bulk_bps echo_p99
-# redis_bps", the last being what the bottleneck carried over the
-# measurement less the bulk's delivered bytes (the redis share, alone)
+# measure N [BULK_SERVER]: one row, N requests measured; prints "p50 p99
+# bulk_bps echo_p99 redis_bps link_bps": redis_bps what redis's requests
+# and ACKs put on the wire, link_bps what the bottleneck carried (alone,
+# exactly redis's share of the link)
 measure() {
-	local n=$1 p50 p99 b0 b1 s0 s1 t0 t1 e99
+	local n=$1 p50 p99 b0 b1 r0 r1 s0 s1 t0 t1 e99
 	shift
 	start_load "$@"
 	sleep "$settle"
 	b0=$(bulk_bytes)
+	r0=$(wire "$RC")
 	s0=$(tbf_sent)
 	t0=$(now)
 	read -r p50 p99 < <(redis "$n")
 	e99=$(echo_p99)
 	b1=$(bulk_bytes)
+	r1=$(wire "$RC")
 	s1=$(tbf_sent)
 	t1=$(now)
 	stop_load
 	echo "$p50 $p99 $(jq -n "($b1 - $b0) * 8 / ($t1 - $t0)") $e99" \
-		"$(jq -n "($s1 - $s0) * 8 / ($t1 - $t0)")"
+		"$(jq -n "($r1 - $r0) * 8 / ($t1 - $t0)") $(jq -n "($s1 - $s0) * 8 / ($t1 - $t0)")"
 }
 
 # the bulk alone: its delivered bytes over 4 s, after 2 s
@@ -229,10 +240,10 @@ for r in $(seq "$rounds"); do
 	stop_netscope
 	start_netscope --observe
 	set_cc cubic
-	read -r p50 p99 _ e99 rbps < <(measure "$requests")
+	read -r p50 p99 _ e99 rbps lbps < <(measure "$requests")
 	bps=$(bulk_alone)
-	echo "round $r alone: redis p50 $p50 ms p99 $p99 ms, $(jq -n "$rbps/1e6|floor") Mbit/s on the bottleneck; bulk $(jq -n "$bps/1e6|floor") Mbit/s; echo p99 $e99 ms"
-	echo "alone $p50 $p99 $bps $e99 $rbps $r" >>"$work/rows"
+	echo "round $r alone: redis p50 $p50 ms p99 $p99 ms, $(jq -n "$rbps/1e6|floor") Mbit/s on the wire ($(jq -n "$lbps/1e6|floor") through the bottleneck); bulk $(jq -n "$bps/1e6|floor") Mbit/s; echo p99 $e99 ms"
+	echo "alone $p50 $p99 $bps $e99 $rbps $lbps $r" >>"$work/rows"
 	for conf in ${CONFS:-cubic bbr netscope apart}; do
 		if [ "$conf" = netscope ]; then
 			start_controller
@@ -245,9 +256,9 @@ for r in $(seq "$rounds"); do
 		[ "$conf" != apart ] || srv=198.18.0.6
 		n=$requests
 		case $conf in cubic | bbr) n=$requests_slow ;; esac
-		read -r p50 p99 bps e99 _ < <(measure "$n" "$srv")
-		echo "round $r $conf: redis p50 $p50 ms p99 $p99 ms; bulk $(jq -n "$bps/1e6|floor") Mbit/s; echo p99 $e99 ms"
-		echo "$conf $p50 $p99 $bps $e99 $r" >>"$work/rows"
+		read -r p50 p99 bps e99 rbps lbps < <(measure "$n" "$srv")
+		echo "round $r $conf: redis p50 $p50 ms p99 $p99 ms, $(jq -n "$rbps/1e6|floor") Mbit/s on the wire; bulk $(jq -n "$bps/1e6|floor") Mbit/s; echo p99 $e99 ms"
+		echo "$conf $p50 $p99 $bps $e99 $rbps $lbps $r" >>"$work/rows"
 	done
 done
 
@@ -256,7 +267,7 @@ done
 if [ "$soak_s" -gt 0 ]; then
 	start_controller
 	settle=$soak_s
-	read -r s50 s99 sbps se99 _ < <(measure "$requests" "$NS_IP_B")
+	read -r s50 s99 sbps se99 _ _ < <(measure "$requests" "$NS_IP_B")
 	settle=3
 	echo "soak: redis p50 $s50 ms p99 $s99 ms; bulk $(jq -n "$sbps/1e6|floor") Mbit/s; echo p99 $se99 ms"
 	sens_b=$(sensitivity "$BC")
@@ -274,22 +285,23 @@ abps=$(med alone 4)
 ae99=$(med alone 5)
 # the share of the bottleneck redis takes alone (its requests and ACKs,
 # headers included: small packets are mostly header)
-rshare=$(jq -n "$(med alone 6) / ($rate_mbit * 1e6)")
+rshare=$(jq -n "$(med alone 7) / ($rate_mbit * 1e6)")
 left=$(jq -n "$abps * (1 - $rshare)")
 row() {
-	local c=$1 p50 p99 bps e99
+	local c=$1 p50 p99 bps e99 rbps
 	p50=$(med "$c" 2)
 	p99=$(med "$c" 3)
 	bps=$(med "$c" 4)
 	e99=$(med "$c" 5)
-	printf '| %s | %.3f | %.3f | %.2f | %.2f | %.1f | %.2f | %.3f | %.2f |\n' "$c" "$p50" "$p99" \
-		"$(jq -n "$p50 / $a50")" "$(jq -n "$p99 / $a99")" "$(jq -n "$bps / 1e6")" \
-		"$(jq -n "$bps / $abps")" "$e99" "$(jq -n "$e99 / $ae99")"
+	rbps=$(med "$c" 6)
+	printf '| %s | %.3f | %.3f | %.2f | %.2f | %.1f | %.1f | %.2f | %.3f | %.2f |\n' "$c" "$p50" "$p99" \
+		"$(jq -n "$p50 / $a50")" "$(jq -n "$p99 / $a99")" "$(jq -n "$rbps / 1e6")" \
+		"$(jq -n "$bps / 1e6")" "$(jq -n "$bps / $abps")" "$e99" "$(jq -n "$e99 / $ae99")"
 }
 verdict() { if jq -e -n "$1" >/dev/null; then echo met; else echo "not met"; fi; }
 # per_round CONF: CONF's p99 over the same round's alone p99, each round
 per_round() {
-	awk -v c="$1" '$1 == "alone" { a[$7] = $3 } $1 == c { r[$6] = $3 }
+	awk -v c="$1" '$1 == "alone" { a[$8] = $3 } $1 == c { r[$8] = $3 }
 		END { for (k = 1; k in r; k++) printf "%s%.2f", (k > 1 ? ", " : ""), r[k] / a[k]; print "" }' "$work/rows"
 }
 n99=$(med netscope 3)
@@ -318,10 +330,13 @@ nbps=$(med netscope 4)
 	fi
 	echo "Echo p99: 400 ICMP echoes 5 ms apart through the same bottleneck after"
 	echo "the measuring connection finishes, everything else still running: the"
-	echo "bottleneck's queue without redis's own processing."
+	echo "bottleneck's queue without redis's own processing. Redis Mbit/s: what"
+	echo "its requests and ACKs put on the wire (its cgroup's delivered bytes and"
+	echo "66 bytes of headers a segment, as the controller counts them), the share"
+	echo "of the link it was left."
 	echo
-	echo "| config | p50 ms | p99 ms | p50 / alone | p99 / alone | bulk Mbit/s | bulk / alone | echo p99 ms | echo p99 / alone |"
-	echo "|---|---|---|---|---|---|---|---|---|"
+	echo "| config | p50 ms | p99 ms | p50 / alone | p99 / alone | redis Mbit/s | bulk Mbit/s | bulk / alone | echo p99 ms | echo p99 / alone |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 	row alone
 	row cubic
 	row bbr
@@ -366,7 +381,10 @@ nbps=$(med netscope 4)
 	echo "  oscillation costs a little more."
 	if ! jq -e -n "$nbps >= 0.9 * $(med bbr 4)" >/dev/null; then
 		echo "  BBR's bulk keeps its throughput by queueing redis ($(jq -n "$(med bbr 3) / $a99 * 10 | floor / 10")x its p99):"
-		echo "  with redis this heavy, being within 10 % of BBR's bulk and leaving redis"
+		echo "  each connection waits for its answer before it asks again, so a"
+		echo "  queued redis asks less, and under BBR it took $(jq -n "$(med bbr 6) / 1e6 * 10 | floor / 10") Mbit/s of the"
+		echo "  link against $(jq -n "$(med alone 6) / 1e6 * 10 | floor / 10") alone and $(jq -n "$(med netscope 6) / 1e6 * 10 | floor / 10") under Netscope."
+		echo "  With redis this heavy, being within 10 % of BBR's bulk and leaving redis"
 		echo "  its share cannot both hold."
 	fi
 	echo "- p99: the bottleneck's queue at its tail under Netscope: echo p99"
