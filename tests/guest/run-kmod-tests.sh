@@ -7,7 +7,7 @@
 # Usage: run-kmod-tests.sh [6.1|6.12]...
 # Env:   INDIGO_ONLY=section,section  run only those sections of the checks
 #        INDIGO_CYCLES=N              load/unload cycles under load (default 50;
-#                                     the 6.1 Oops of the notes took ~1,000)
+#                                     README's 6.1 Oops took ~1,000)
 #        INDIGO_GUEST_LOGS=DIR        keep consoles there (default build/guest)
 set -euo pipefail
 
