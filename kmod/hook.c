@@ -40,6 +40,10 @@ static char *hook;
 module_param(hook, charp, 0444);
 MODULE_PARM_DESC(hook, "Hinting-fault hook point (default: the first of numa_migrate_check, numa_migrate_prep that exists)");
 
+static bool marks = true;
+module_param(marks, bool, 0444);
+MODULE_PARM_DESC(marks, "Probe change_prot_numa() for marking times (default on; off: rates from fault intervals, no probe on the NUMA scanner)");
+
 static const struct indigo_hook_site *site;
 
 static int fault_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -195,10 +199,10 @@ int indigo_hook_init(void)
 	int i, err = -ENOENT;
 
 	/* the mark log first, so the first faults already find marks */
-	indigo.have_marks = !register_kprobe(&mark_probe);
+	indigo.have_marks = marks && !register_kprobe(&mark_probe);
 	if (!indigo.have_marks)
-		pr_info("no probe on %s: access rates use fault intervals\n",
-			INDIGO_MARK_SYMBOL);
+		pr_info("no probe on %s%s: access rates use fault intervals\n",
+			INDIGO_MARK_SYMBOL, marks ? "" : " (marks=0)");
 
 	/* one instance per fault in flight; faults nest at most per CPU */
 	fault_probe.maxactive = max_t(int, 16, 2 * num_possible_cpus());

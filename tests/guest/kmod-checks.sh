@@ -56,6 +56,14 @@ if want params; then
 	done
 fi
 
+# marks=0: no probe on the NUMA scanner, rates from fault intervals
+if want params; then
+	insmod $KO marks=0 && grep -q '^marks interval$' $D/stats &&
+		dmesg | tail -n 10 | grep -q 'indigo: no probe on change_prot_numa (marks=0)' &&
+		pass marks-off || fail marks-off "$(grep '^marks' $D/stats 2>&1)"
+	rmmod indigo
+fi
+
 # The kernel alone, as the reference for observe mode.
 if want observe; then
 	base=$(farmem_run)

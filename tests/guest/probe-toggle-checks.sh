@@ -10,16 +10,20 @@
 #   tests/guest/mkinitramfs.sh /tmp/t.cpio.gz \
 #       --script tests/guest/probe-toggle-checks.sh --bin build/farmem
 #   tests/guest/run-guest.sh --kernel /boot/vmlinuz-6.1.0-...-amd64 \
-#       --initrd /tmp/t.cpio.gz --timeout 2400 --append TOGGLES=4000
+#       --initrd /tmp/t.cpio.gz --timeout 2400 --append "TOGGLES=4000 PROBES=mark"
+# PROBES=mark or fault places only that one (default: both).
 T=/sys/kernel/tracing
 N=$(sed -n 's/.*TOGGLES=\([0-9]*\).*/\1/p' /proc/cmdline)
 N=${N:-1500}
+probes=$(sed -n 's/.*PROBES=\([a-z]*\).*/\1/p' /proc/cmdline)
 rc=0
 
 numa-fast
-echo 'p:indigo_mark change_prot_numa' >>$T/kprobe_events &&
-	echo 'r:indigo_fault numa_migrate_prep' >>$T/kprobe_events ||
-	{ echo "FAIL kprobe-events: $(cat $T/error_log 2>/dev/null)"; exit 1; }
+case "${probes:-both}" in mark | both) echo 'p:indigo_mark change_prot_numa' ;; esac >>$T/kprobe_events &&
+	case "${probes:-both}" in fault | both) echo 'r:indigo_fault numa_migrate_prep' ;; esac >>$T/kprobe_events &&
+	grep -q . $T/kprobe_events ||
+	{ echo "FAIL kprobe-events: PROBES=$probes: $(cat $T/error_log 2>/dev/null)"; exit 1; }
+echo "probes: $(cat $T/kprobe_events | tr '\n' ' ')"
 farmem --pages 512 --hot 512 --seconds 3600 >/tmp/farmem.log &
 fpid=$!
 sleep 2
