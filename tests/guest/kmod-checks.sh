@@ -54,10 +54,8 @@ if want params; then
 			fail "refuse-$arg" "no message '$msg' in dmesg"
 		fi
 	done
-fi
 
-# marks=0: no probe on the NUMA scanner, rates from fault intervals
-if want params; then
+	# marks=0: no probe on the NUMA scanner, rates from fault intervals
 	insmod $KO marks=0 && grep -q '^marks interval$' $D/stats &&
 		dmesg | tail -n 10 | grep -q 'indigo: no probe on change_prot_numa (marks=0)' &&
 		pass marks-off || fail marks-off "$(grep '^marks' $D/stats 2>&1)"

@@ -16,11 +16,12 @@ T=/sys/kernel/tracing
 N=$(sed -n 's/.*TOGGLES=\([0-9]*\).*/\1/p' /proc/cmdline)
 N=${N:-1500}
 probes=$(sed -n 's/.*PROBES=\([a-z]*\).*/\1/p' /proc/cmdline)
+probes=${probes:-both}
 rc=0
 
 numa-fast
-case "${probes:-both}" in mark | both) echo 'p:indigo_mark change_prot_numa' ;; esac >>$T/kprobe_events &&
-	case "${probes:-both}" in fault | both) echo 'r:indigo_fault numa_migrate_prep' ;; esac >>$T/kprobe_events &&
+case "$probes" in mark | both) echo 'p:indigo_mark change_prot_numa' ;; esac >>$T/kprobe_events &&
+	case "$probes" in fault | both) echo 'r:indigo_fault numa_migrate_prep' ;; esac >>$T/kprobe_events &&
 	grep -q . $T/kprobe_events ||
 	{ echo "FAIL kprobe-events: PROBES=$probes: $(cat $T/error_log 2>/dev/null)"; exit 1; }
 echo "probes: $(cat $T/kprobe_events | tr '\n' ' ')"
