@@ -4,7 +4,8 @@
 # The GPU tier on a real GPU: builds build/indigo-gpu, discovers the GPUs,
 # probes each host<->GPU link and checks that the measured pinned batch
 # bandwidth, each way, lies within a plausible range of the link's nominal
-# figure. Writes what it measured to $OUT (or build/gpu-device-check/) for
+# figure, and that the probe keeps to its share of the link (timed from
+# outside). Writes what it measured to $OUT (or build/gpu-device-check/) for
 # tools/bench/results/gpu.md.
 #
 #	tests/gpu/device-check.sh			# on the GPU host, repo root
@@ -17,10 +18,15 @@
 #	LO_FRAC HI_FRAC	the plausible range, as shares of nominal (0.5 1.0;
 #			pinned copies on Gen5 x16 reach 40-57 GB/s)
 #	PROBE_SHARE	the probe's share of the link (0.5: the host is ours)
+#	LAT_US		the plausible range of one page copy, us ("1 1000")
+#	PACE_S		seconds of pauses the pacing check plans (5)
+#	TOOL_ARGS	more indigo-gpu options, e.g. --set driver=PATH
 #
 # Where the GPU host cannot build (no json-c headers), run
 # --build-portable here first: it links json-c statically into
-# build/indigo-gpu-portable, which this script then uses.
+# build/indigo-gpu-portable, which this script then uses, and into
+# build/indigo-gpu-portable-asan, an ASan/UBSan build to run by hand
+# (tools/bench/results/gpu.md says how).
 #
 # Exit: 0 in range, 1 out of range or no such GPU, 2 no GPU tier at all,
 # 3 cannot build or run the check.
@@ -29,13 +35,19 @@ cd "$(dirname "$0")/../.." || exit 3
 
 if [ "${1:-}" = --build-portable ]; then
 	cuda=${CUDA_HOME:-/usr/local/cuda}
+	portable() {
+		cc -g -Wall -Wextra -Werror -D_GNU_SOURCE -DINDIGO_GPU=1 \
+			-idirafter "$cuda/include" -Iagent/gpu -Iagent/policy \
+			$(pkg-config --cflags json-c) agent/gpu/*.c \
+			agent/policy/costmodel.c -Wl,-Bstatic -ljson-c \
+			-Wl,-Bdynamic -ldl -lm "$@"
+	}
 	mkdir -p build &&
-	cc -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -DINDIGO_GPU=1 \
-		-idirafter "$cuda/include" -Iagent/gpu -Iagent/policy \
-		$(pkg-config --cflags json-c) agent/gpu/*.c agent/policy/costmodel.c \
-		-Wl,-Bstatic -ljson-c -Wl,-Bdynamic -ldl -lm \
-		-o build/indigo-gpu-portable || exit 3
-	echo "built build/indigo-gpu-portable: carry it to the GPU host"
+	portable -O2 -o build/indigo-gpu-portable &&
+	portable -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -static-libasan -static-libubsan \
+		-o build/indigo-gpu-portable-asan || exit 3
+	echo "built build/indigo-gpu-portable{,-asan}: carry them to the GPU host"
 	exit 0
 fi
 
@@ -44,6 +56,9 @@ NOMINAL_GBS=${NOMINAL_GBS:-64}
 LO_FRAC=${LO_FRAC:-0.5}
 HI_FRAC=${HI_FRAC:-1.0}
 PROBE_SHARE=${PROBE_SHARE:-0.5}
+LAT_US=${LAT_US:-1 1000}
+PACE_S=${PACE_S:-5}
+TOOL_ARGS=${TOOL_ARGS:-}
 out=${OUT:-build/gpu-device-check}
 mkdir -p "$out" || exit 3
 command -v python3 >/dev/null || { echo "device-check: python3 missing"; exit 3; }
@@ -59,7 +74,7 @@ else
 	exit 3
 fi
 
-cmd="$tool --set probe_share=$PROBE_SHARE"
+cmd="$tool $TOOL_ARGS --set probe_share=$PROBE_SHARE"
 {
 	date -u +%Y-%m-%dT%H:%M:%SZ
 	uname -r
@@ -69,12 +84,31 @@ $cmd >"$out/table.txt" 2>"$out/stderr.txt"
 rc=$?
 cat "$out/host.txt" "$out/table.txt" "$out/stderr.txt"
 [ $rc = 0 ] || { echo "device-check: no GPU tier (exit $rc)"; exit 2; }
-$cmd --json >"$out/probe.json" 2>>"$out/stderr.txt" || exit 2
 
-python3 - "$out/probe.json" "$GPU_NAME" "$NOMINAL_GBS" "$LO_FRAC" "$HI_FRAC" "$cmd" <<'PY'
-import json, sys
-path, name, nominal, lo, hi, cmd = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:6]), sys.argv[6]
-g = json.load(open(path))["gpu"]
+# The JSON runs, the range checks and the pacing check. Pacing is timed
+# from outside: a run at share 1 (no pauses) gives the link-busy time B,
+# then a run at the share that plans PACE_S seconds of pauses must take
+# that much longer, give or take the driver's start-up.
+python3 - "$out" "$GPU_NAME" "$NOMINAL_GBS" "$LO_FRAC" "$HI_FRAC" "$PROBE_SHARE" \
+	"$PACE_S" "$tool $TOOL_ARGS" "$LAT_US" >"$out/check.md" <<'PY'
+import json, shlex, subprocess, sys, time
+out, name = sys.argv[1:3]
+nominal, lo, hi, share, PACE_S = map(float, sys.argv[3:8])
+tool = shlex.split(sys.argv[8])
+lat_lo, lat_hi = map(float, sys.argv[9].split())
+
+def probe(share, path):
+    t = time.monotonic()
+    p = subprocess.run(tool + ["--json", "--set", f"probe_share={share:.6g}"],
+                       capture_output=True, text=True)
+    el = time.monotonic() - t
+    if p.returncode:
+        print(f"FAIL: {shlex.join(tool)} --json at share {share:g}: exit {p.returncode}: {p.stderr.strip()}")
+        sys.exit(2)
+    open(path, "w").write(p.stdout)
+    return json.loads(p.stdout)["gpu"], el
+
+g, _ = probe(share, f"{out}/probe.json")
 ok, rows = True, []
 gpus = [x for x in g["gpus"] if name in x["name"]]
 if not gpus:
@@ -92,14 +126,31 @@ for x in gpus:
         print(f"{'ok' if good else 'FAIL'}: GPU {x['ordinal']} {d} pinned {bw:.1f} GB/s, "
               f"plausible {lo*nominal:.0f}-{hi*nominal:.0f} GB/s (nominal {nominal:g})")
         lat = x["link"][d]["pinned"]["lat_ns"] / 1e3
-        if not 1 <= lat <= 1000:
+        if not lat_lo <= lat <= lat_hi:
             ok = False
-            print(f"FAIL: GPU {x['ordinal']} {d} page copy {lat:.1f} us, plausible 1-1000 us")
+            print(f"FAIL: GPU {x['ordinal']} {d} page copy {lat:.1f} us, "
+                  f"plausible {lat_lo:g}-{lat_hi:g} us")
+
+full, t_full = probe(1.0, f"{out}/probe-full.json")
+busy = sum(x["link"]["busy_s"] for x in full["gpus"])
+pace = busy / (busy + PACE_S)
+paced, t_paced = probe(pace, f"{out}/probe-paced.json")
+pbusy = sum(x["link"]["busy_s"] for x in paced["gpus"])
+want = pbusy / pace - busy
+extra = t_paced - t_full
+good = 0.8 * want <= extra <= 1.3 * want + 1
+ok &= good
+print(f"{'ok' if good else 'FAIL'}: pacing: unpaced run {t_full:.2f} s (link busy {busy:.3f} s); "
+      f"at share {pace:.4f} {t_paced:.2f} s (busy {pbusy:.3f} s): {extra:.2f} s longer, "
+      f"planned {want:.2f} s")
 print()
-print(f"Command: `{cmd}` (driver {g['driver_version']}, nodes {g['nodes']})")
+print(f"Command: `{shlex.join(tool)} --set probe_share={share:g}` (driver {g['driver_version']}, nodes {g['nodes']})")
 print()
 print("| GPU | dir | host memory | page copy us | page GB/s | batch GB/s |")
 print("|---|---|---|---|---|---|")
 print("\n".join(rows))
 sys.exit(0 if ok else 1)
 PY
+rc=$?
+cat "$out/check.md"
+exit $rc

@@ -53,6 +53,25 @@ assert g["driver_version"] == 12080, g
 assert g["gpus"][0]["name"] == "Fake H200 #0", g
 assert g["gpus"][0]["link"]["d2h"]["pinned"]["batch_bw"] > 0, g
 assert "far" in g["nodes"], g' "$out" || fail "--json"
+	# tests/gpu/device-check.sh, which a GPU host runs, over the stand-in:
+	# its range checks can fail, and its pacing check times real pauses.
+	dc() {
+		env OUT="$dcout" GPU_NAME="Fake H200" NOMINAL_GBS=1 LO_FRAC=0.001 \
+			LAT_US="0 1000" PACE_S=1 TOOL_ARGS="--set driver=$INDIGO_FAKECUDA \
+			--set probe_batch_kib=1024" "$@" tests/gpu/device-check.sh \
+			>"$out" 2>"$err"
+		echo $?
+	}
+	dcout=$(mktemp -d)
+	trap 'rm -rf "$out" "$err" "$dcout"' EXIT
+	[ "$(dc HI_FRAC=1000)" = 0 ] || fail "device-check over the stand-in"
+	grep -q '^ok: pacing: ' "$out" || fail "device-check: pacing"
+	grep -q '^| 0 Fake H200 #0 | d2h | pageable |' "$dcout/check.md" ||
+		fail "device-check: table"
+	[ "$(dc HI_FRAC=0.002)" = 1 ] || fail "device-check: out of range passed"
+	grep -q '^FAIL: GPU 0 h2d pinned ' "$out" || fail "device-check: range message"
+	[ "$(dc GPU_NAME=A100)" = 1 ] || fail "device-check: wrong GPU passed"
+	grep -q '^FAIL: no GPU named \*A100\*' "$out" || fail "device-check: name message"
 	FAKECUDA_INIT=100 expect 1 "$@"
 	grep -q '^indigo-gpu: no GPU tier: cuInit: CUDA_ERROR_NO_DEVICE: ' "$err" ||
 		fail "no device: message"
