@@ -396,6 +396,9 @@ nbps=$(med netscope 4)
 	echo "  link of its own (apart), redis's p99 is $(jq -n "$(med apart 3) / $a99 * 100 | floor / 100")x alone: what the rest of"
 	echo "  the machine (CPUs, timers) adds."
 	echo
+	echo "Controller variants tried against the 1 Gbit/s bulk gap, and not kept:"
+	echo "[netscope-tuning.md](netscope-tuning.md)."
+	echo
 	echo "Reproduce (root, Debian bookworm with tools/packages.d/netscope.list):"
 	echo "\`make bench-netscope\` (both link rates), or \`RATE_MBIT=$rate_mbit ROUNDS=$rounds tools/bench/netscope.sh\`."
 } >"$out"
