@@ -21,7 +21,7 @@ NS_CFLAGS := -Iagent/netscope -I$(NS_B) $(shell pkg-config --cflags libbpf 2>/de
 NS_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) -lm
 
 PROGS += $(B)/indigo-netscope
-INDIGOCTL_SRC += tools/indigoctl_netscope.c agent/netscope/ns_maps.c
+INDIGOCTL_SRC += tools/indigoctl_netscope.c agent/netscope/ns_maps.c agent/netscope/ns_link.c
 INDIGOCTL_CFLAGS += -Iagent/netscope -Itools $(shell pkg-config --cflags libbpf 2>/dev/null)
 INDIGOCTL_LIBS += $(NS_LIBS)
 # the map layouts it reads (the rule compiles only the .c of its prerequisites)

@@ -18,6 +18,7 @@
 #include <bpf/bpf.h>
 
 #include "indigoctl_netscope.h"
+#include "ns_link.h"
 #include "ns_maps.h"
 
 static int usage(void)
@@ -81,13 +82,15 @@ static void print_json(const struct row *r, int first)
 	json_str(r->path);
 	printf(",\"cgroup_id\":%llu,\"flows_live\":%lld,\"flows_bulk\":%lld,\"flows\":%llu,"
 	       "\"srtt_us\":%u,\"min_rtt_us\":%u,\"rtt_samples\":%llu,"
-	       "\"delivered_bytes\":%llu,\"segs_out\":%llu,\"turns\":%llu,"
+	       "\"delivered_bytes\":%llu,\"segs_out\":%llu,\"wire_bytes\":%llu,"
+	       "\"turns\":%llu,"
 	       "\"retrans\":%llu,\"ce_marks\":%llu,\"rtt_hist_log2_us\":[",
 	       (unsigned long long)r->cgid, (long long)r->st.live_flows,
 	       (long long)r->st.bulk_flows, (unsigned long long)r->st.flows, r->st.srtt_us, r->st.min_rtt_us,
 	       (unsigned long long)r->st.rtt_samples,
 	       (unsigned long long)r->st.delivered_bytes,
 	       (unsigned long long)r->st.segs_out,
+	       (unsigned long long)ns_wire_bytes(&r->st),
 	       (unsigned long long)r->st.turns,
 	       (unsigned long long)r->st.retrans,
 	       (unsigned long long)r->st.ce_marks);

@@ -137,6 +137,11 @@ jq -e -n "$sent > $want" >/dev/null || die "delivered $sent < $want bytes"
 # segments are counted one per MSS, as on the wire (TSO or not)
 segs=$(ns_json_get "$BULK" .segs_out)
 jq -e -n "$segs >= $sent / 1500" >/dev/null || die "$segs segments for $sent bytes"
+# what the controller counts on the wire: payload and a frame's headers
+# (66 bytes: agent/netscope/ns_link.c) for each segment
+# (one snapshot: the flows may still be closing)
+wire=$(ns_json_get "$BULK" '"\(.wire_bytes) \(.delivered_bytes + 66 * .segs_out)"')
+[ "${wire% *}" = "${wire#* }" ] || die "wire_bytes, delivered + 66 x segments: $wire"
 sleep 0.3
 [ "$(ns_json_get "$BULK" .flows_live)" -eq 0 ] || die "flows still live after iperf3 ended"
 [ "$(ns_json_get "$RR" .flows)" = null ] || die "idle cgroup has aggregates"

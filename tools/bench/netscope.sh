@@ -114,12 +114,19 @@ start_load() {
 		LOAD+=($!)
 	fi
 }
-# by cgroup: $! is the subshell around ns_in, not the program
+# by cgroup: $! is the subshell around ns_in, not the program; cgroup.kill
+# (Linux 5.14) also takes what forks meanwhile
 stop_load() {
-	local p
+	local p cg
 	[ -n "${RC:-}" ] || return 0
-	for p in $(cat "$RC/cgroup.procs" "$BC/cgroup.procs"); do
-		kill "$p" 2>/dev/null || true
+	for cg in "$RC" "$BC"; do
+		if [ -e "$cg/cgroup.kill" ]; then
+			echo 1 >"$cg/cgroup.kill"
+		else
+			for p in $(cat "$cg/cgroup.procs"); do
+				kill "$p" 2>/dev/null || true
+			done
+		fi
 	done
 	for p in "${LOAD[@]}"; do
 		wait "$p" 2>/dev/null || true
@@ -141,17 +148,14 @@ tbf_sent() {
 
 # bytes the bulk cgroup's flows have delivered so far
 bulk_bytes() {
-	local b
-	b=$(ns_json_get "$BC" .delivered_bytes)
-	[ "$b" = null ] && b=0
-	echo "$b"
+	ns_json_get "$BC" '.delivered_bytes // 0'
 }
 
 # wire CGROUP: bytes its flows have put on the wire so far, delivered
-# bytes and a frame's headers for each segment sent (66 bytes), as
-# agent/netscope/ns_link.c counts them
+# bytes and a frame's headers for each segment sent, as the controller
+# counts them (indigoctl's wire_bytes)
 wire() {
-	ns_json_get "$1" '(.delivered_bytes // 0) + 66 * (.segs_out // 0)'
+	ns_json_get "$1" '.wire_bytes // 0'
 }
 
 now() { date +%s.%N; }
