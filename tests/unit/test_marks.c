@@ -313,6 +313,58 @@ START_TEST(many_address_spaces)
 }
 END_TEST
 
+/*
+ * Against a brute force over random marks, filed as the module files them,
+ * in time order (ties too): the earliest covering mark after prev_ns among
+ * the newest INDIGO_MARK_WAYS filed in the page's bucket. Three address spaces, two
+ * of them sharing a bucket, in one region, so each mark has one bucket.
+ */
+START_TEST(find_matches_brute_force)
+{
+	enum { N = 4000 };
+	struct indigo_mark *log = calloc(N, sizeof(*log));
+	const u64 mms[] = { MM, mm_sharing(MM, 0, 0), mm_apart(MM, 0) };
+	u64 seed = 12345, t = 0, x, want, prev, addr, mm;
+	int i, k, q, seen;
+
+	ck_assert_ptr_nonnull(log);
+	for (i = 0; i < N; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		x = seed >> 16;
+		t += x % 3;		/* 0: a tie with the last one */
+		log[i].mm = mms[x % 3];
+		log[i].start = (x >> 8) % 64 * 0x1000;
+		log[i].end = log[i].start + ((x >> 16) % 16 + 1) * 0x1000;
+		log[i].t_ns = t + 1;
+		indigo_marks_add(ms, log[i].mm, log[i].start, log[i].end,
+				 log[i].t_ns);
+		for (q = 0; q < 8; q++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			x = seed >> 16;
+			mm = mms[x % 3];
+			addr = (x >> 8) % 80 * 0x1000;
+			prev = (x >> 24) % (t + 2);
+			want = 0;
+			for (k = i, seen = 0; k >= 0 && seen < INDIGO_MARK_WAYS; k--) {
+				if (bucket(log[k].mm, 0) != bucket(mm, 0))
+					continue;
+				seen++;
+				if (log[k].mm == mm && addr >= log[k].start &&
+				    addr < log[k].end && log[k].t_ns > prev)
+					want = log[k].t_ns;
+			}
+			ck_assert_msg(indigo_marks_find(ms, mm, addr, prev) == want,
+				      "mark %d: mm %llx addr %llx prev %llu: want %llu",
+				      i, (unsigned long long)mm,
+				      (unsigned long long)addr,
+				      (unsigned long long)prev,
+				      (unsigned long long)want);
+		}
+	}
+	free(log);
+}
+END_TEST
+
 static Suite *marks_suite(void)
 {
 	Suite *s = suite_create("marks");
@@ -327,6 +379,7 @@ static Suite *marks_suite(void)
 	tcase_add_test(find, earliest_after_prev);
 	tcase_add_test(find, overlapping_ranges);
 	tcase_add_test(find, empty_range_ignored);
+	tcase_add_test(find, find_matches_brute_force);
 	suite_add_tcase(s, find);
 
 	tcase_add_checked_fixture(ring, setup, teardown);
