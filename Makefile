@@ -51,7 +51,7 @@ INDIGOCTL_CFLAGS :=
 INDIGOCTL_LIBS :=
 CHECK_MORE :=
 BENCH_MORE :=
--include bpf/bpf.mk tools/sim/sim.mk agent/gpu/gpu.mk
+-include bpf/bpf.mk tools/sim/sim.mk agent/gpu/gpu.mk tests/fuzz/fuzz.mk
 .DEFAULT_GOAL := all
 
 .PHONY: all module programs check check-unit check-style check-guest check-agent check-systemd demo \

@@ -441,6 +441,14 @@ START_TEST(trace_files)
 	ck_assert_int_eq(trace_save(&t, path), 0);
 	ck_assert_int_eq(truncate(path, TRACE_HDR_BYTES + 8 * 999 + 4), 0);
 	ck_assert_int_eq(trace_load(&u, path), -EINVAL);
+	/* a header that claims more records than the file holds */
+	ck_assert_int_eq(trace_save(&t, path), 0);
+	f = fopen(path, "r+");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseek(f, 16, SEEK_SET), 0);
+	ck_assert_int_eq(fwrite(&(uint64_t){ TRACE_MAX_RECS - 1 }, 8, 1, f), 1);
+	fclose(f);
+	ck_assert_int_eq(trace_load(&u, path), -EINVAL);
 	/* foreign */
 	f = fopen(path, "w");
 	fputs("not a trace at all, just some text..........", f);

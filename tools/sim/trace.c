@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int trace_alloc(struct trace *t, uint32_t npages, uint64_t n)
 {
@@ -73,6 +74,7 @@ static int read_body(struct trace *t, FILE *f)
 {
 	unsigned char h[TRACE_HDR_BYTES];
 	uint32_t version, npages;
+	struct stat st;
 	uint64_t n, i;
 	int ret;
 
@@ -83,6 +85,12 @@ static int read_body(struct trace *t, FILE *f)
 	memcpy(&npages, h + 12, 4);
 	memcpy(&n, h + 16, 8);
 	if (version != TRACE_VERSION)
+		return -EINVAL;
+	/* a header that disagrees with the file is damage: refused before
+	 * its count, up to TRACE_MAX_RECS, is allocated */
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
+	    n <= TRACE_MAX_RECS &&
+	    (uint64_t)st.st_size != TRACE_HDR_BYTES + n * sizeof(*t->r))
 		return -EINVAL;
 	ret = trace_alloc(t, npages, n);
 	if (ret)

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# libFuzzer targets over the parsers of what indigod, indigoctl and
+# indigo-sim read from outside (tests/fuzz/README.md): included by the top
+# Makefile, which defines B, WARN, CPPFLAGS_U, CORE_SRC, AGENT_*, NL_*.
+# check-fuzz replays the committed seeds and fuzzes a fixed number of
+# runs from a fixed seed, so that it is the same every time; fuzz runs
+# each target for FUZZ_S seconds and keeps what it found in build/fuzz/.
+
+FUZZ_CC ?= clang
+FUZZ_T := config dlog model modlink trace
+FUZZ_BIN := $(patsubst %,$(B)/fuzz/fuzz_%,$(FUZZ_T))
+FUZZ_CF := -g -O1 $(WARN) -D_GNU_SOURCE \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_RUNS ?= 100000
+FUZZ_S ?= 300
+# a header or a count must not make a parser allocate more than this
+FUZZ_OPTS := -malloc_limit_mb=256 -rss_limit_mb=2048 -timeout=10 \
+	-artifact_prefix=$(B)/fuzz/
+
+CHECK_MORE += check-fuzz
+.PHONY: check-fuzz fuzz
+
+# what each harness links beyond itself
+$(B)/fuzz/fuzz_config $(B)/fuzz/fuzz_dlog $(B)/fuzz/fuzz_model: FUZZ_LINK = \
+	$(AGENT_CFLAGS) $(AGENT_LIB) $(AGENT_LIBS)
+$(B)/fuzz/fuzz_modlink: FUZZ_LINK = $(CPPFLAGS_U) $(NL_CFLAGS) agent/modlink.c \
+	$(CORE_SRC) $(NL_LIBS)
+$(B)/fuzz/fuzz_trace: FUZZ_LINK = -Itools/sim tools/sim/trace.c
+
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(AGENT_LIB) $(AGENT_HDR) agent/modlink.c \
+		agent/modlink.h $(CORE_SRC) tools/sim/trace.c tools/sim/trace.h
+	@mkdir -p $(B)/fuzz
+	$(FUZZ_CC) $(FUZZ_CF) $< $(FUZZ_LINK) -o $@
+
+check-fuzz: $(FUZZ_BIN)
+	@set -e; for t in $(FUZZ_T); do \
+		echo "== fuzz_$$t: seeds, then $(FUZZ_RUNS) runs"; \
+		rm -rf $(B)/fuzz/check-$$t; mkdir -p $(B)/fuzz/check-$$t; \
+		$(B)/fuzz/fuzz_$$t -runs=$(FUZZ_RUNS) -seed=1 $(FUZZ_OPTS) \
+			$(B)/fuzz/check-$$t tests/fuzz/seeds/$$t 2>$(B)/fuzz/check-$$t.log || \
+			{ tail -n 40 $(B)/fuzz/check-$$t.log; exit 1; }; \
+		grep -E '^#[0-9]+[[:space:]]+DONE' $(B)/fuzz/check-$$t.log; \
+	done
+
+fuzz: $(FUZZ_BIN)
+	@set -e; for t in $(FUZZ_T); do \
+		mkdir -p $(B)/fuzz/corpus-$$t; \
+		$(B)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_S) $(FUZZ_OPTS) \
+			$(B)/fuzz/corpus-$$t tests/fuzz/seeds/$$t; \
+	done
