@@ -12,14 +12,22 @@
 
 #include "trace.h"
 
+static char path[64];
+
+static void remove_file(void)
+{
+	unlink(path);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
 	struct trace t;
 	FILE *f;
 
-	if (!*path)
+	if (!*path) {
 		snprintf(path, sizeof(path), "/tmp/indigo-fuzz-trace-%d", (int)getpid());
+		atexit(remove_file);
+	}
 	f = fopen(path, "wb");
 	if (!f)
 		return 0;
