@@ -35,7 +35,7 @@ static int bad(char *err, size_t n, const char *key, const char *fmt,
 	size_t i;
 	int k;
 
-	for (i = 0; v[i] && i < SHOW_MAX; i++)
+	for (i = 0; i < SHOW_MAX && v[i]; i++)
 		show[i] = isprint((unsigned char)v[i]) ? v[i] : '?';
 	show[i] = '\0';
 	if (err && n) {
