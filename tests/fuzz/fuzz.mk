@@ -4,7 +4,7 @@
 # indigo-sim read from outside (tests/fuzz/README.md): included by the top
 # Makefile, which defines B, WARN, CPPFLAGS_U, CORE_SRC, AGENT_*, NL_*.
 # check-fuzz replays the committed seeds and fuzzes a fixed number of
-# runs from a fixed seed, so that it is the same every time; fuzz runs
+# runs from a fixed seed, a bounded time in make check; fuzz runs
 # each target for FUZZ_S seconds and keeps what it found in build/fuzz/.
 
 FUZZ_CC ?= clang
