@@ -19,6 +19,8 @@ FUZZ_OPTS := -malloc_limit_mb=256 -rss_limit_mb=2048 -timeout=10 \
 	-artifact_prefix=$(B)/fuzz/
 
 CHECK_MORE += check-fuzz
+# (check-fuzz-% and fuzz-% are pattern rules, which make does not apply
+# to .PHONY targets)
 .PHONY: check-fuzz fuzz
 
 # what each harness links beyond itself
@@ -33,19 +35,25 @@ $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(AGENT_LIB) $(AGENT_HDR) agent/modlink.c 
 	@mkdir -p $(B)/fuzz
 	$(FUZZ_CC) $(FUZZ_CF) $< $(FUZZ_LINK) -o $@
 
-check-fuzz: $(FUZZ_BIN)
-	@set -e; for t in $(FUZZ_T); do \
-		echo "== fuzz_$$t: seeds, then $(FUZZ_RUNS) runs"; \
-		rm -rf $(B)/fuzz/check-$$t; mkdir -p $(B)/fuzz/check-$$t; \
-		$(B)/fuzz/fuzz_$$t -runs=$(FUZZ_RUNS) -seed=1 $(FUZZ_OPTS) \
-			$(B)/fuzz/check-$$t tests/fuzz/seeds/$$t 2>$(B)/fuzz/check-$$t.log || \
-			{ tail -n 40 $(B)/fuzz/check-$$t.log; exit 1; }; \
-		grep -E '^#[0-9]+[[:space:]]+DONE' $(B)/fuzz/check-$$t.log; \
-	done
+# seeds that live elsewhere in the tree, copied into the corpus
+FUZZ_SEEDS_config := agent/indigod.conf.example agent/indigod-netscope.conf \
+	agent/indigod-gpu.conf
 
-fuzz: $(FUZZ_BIN)
-	@set -e; for t in $(FUZZ_T); do \
-		mkdir -p $(B)/fuzz/corpus-$$t; \
-		$(B)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_S) $(FUZZ_OPTS) \
-			$(B)/fuzz/corpus-$$t tests/fuzz/seeds/$$t; \
-	done
+check-fuzz: $(addprefix check-fuzz-,$(FUZZ_T))
+
+check-fuzz-%: $(B)/fuzz/fuzz_%
+	@echo "== fuzz_$*: seeds, then $(FUZZ_RUNS) runs"
+	@rm -rf $(B)/fuzz/check-$* && mkdir -p $(B)/fuzz/check-$*
+	@$(if $(FUZZ_SEEDS_$*),cp $(FUZZ_SEEDS_$*) $(B)/fuzz/check-$*/)
+	@$< -runs=$(FUZZ_RUNS) -seed=1 $(FUZZ_OPTS) $(B)/fuzz/check-$* \
+		$(wildcard tests/fuzz/seeds/$*) 2>$(B)/fuzz/check-$*.log || \
+		{ tail -n 40 $(B)/fuzz/check-$*.log; exit 1; }
+	@grep -E '^#[0-9]+[[:space:]]+DONE' $(B)/fuzz/check-$*.log
+
+fuzz: $(addprefix fuzz-,$(FUZZ_T))
+
+fuzz-%: $(B)/fuzz/fuzz_%
+	@mkdir -p $(B)/fuzz/corpus-$*
+	@$(if $(FUZZ_SEEDS_$*),cp $(FUZZ_SEEDS_$*) $(B)/fuzz/corpus-$*/)
+	$< -max_total_time=$(FUZZ_S) $(FUZZ_OPTS) $(B)/fuzz/corpus-$* \
+		$(wildcard tests/fuzz/seeds/$*)
