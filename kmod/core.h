@@ -161,6 +161,10 @@ static inline u32 indigo_marks_bucket(u64 mm, u64 addr)
 	return (u32)((key * 0x9E3779B97F4A7C15ULL) >> 56) % INDIGO_MARK_BUCKETS;
 }
 
+/*
+ * Files a mark. Marks must come in time order (ties allowed): find stops at
+ * the first one that answers.
+ */
 void indigo_marks_add(struct indigo_marks *ms, u64 mm, u64 start, u64 end,
 		      u64 t_ns);
 /*

@@ -170,13 +170,13 @@ static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 static int mark_entry(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct vm_area_struct *vma;
-	u64 now = ktime_get_ns();
 
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
 	write_seqlock(&indigo.marks_lock);
+	/* the time under the lock, so that marks are filed in time order */
 	indigo_marks_add(&indigo.marks, (unsigned long)vma->vm_mm,
 			 regs_get_kernel_argument(regs, 1),
-			 regs_get_kernel_argument(regs, 2), now);
+			 regs_get_kernel_argument(regs, 2), ktime_get_ns());
 	write_sequnlock(&indigo.marks_lock);
 	return 0;
 }

@@ -30,20 +30,28 @@ void indigo_marks_add(struct indigo_marks *ms, u64 mm, u64 start, u64 end,
 			   &mark);
 }
 
+/* The first mark of @m[from, to) that covers @addr after @prev_ns, or 0. */
+static u64 first_after(const struct indigo_mark *m, u32 from, u32 to, u64 mm,
+		       u64 addr, u64 prev_ns)
+{
+	for (; from < to; from++)
+		if (m[from].t_ns > prev_ns && m[from].mm == mm &&
+		    addr >= m[from].start && addr < m[from].end)
+			return m[from].t_ns;
+	return 0;
+}
+
 u64 indigo_marks_find(const struct indigo_marks *ms, u64 mm, u64 addr,
 		      u64 prev_ns)
 {
-	const struct indigo_mark *m = ms->m[indigo_marks_bucket(mm, addr)];
-	u64 best = 0;
-	int i;
+	u32 b = indigo_marks_bucket(mm, addr);
+	u32 oldest = ms->next[b];
+	u64 t;
 
-	for (i = 0; i < INDIGO_MARK_WAYS; i++) {
-		if (m[i].mm != mm || addr < m[i].start || addr >= m[i].end)
-			continue;
-		if (m[i].t_ns <= prev_ns)
-			continue;
-		if (!best || m[i].t_ns < best)
-			best = m[i].t_ns;
-	}
-	return best;
+	/*
+	 * Oldest first: marks are filed in time order, so the first one that
+	 * covers @addr after @prev_ns is the earliest, and the walk stops there.
+	 */
+	t = first_after(ms->m[b], oldest, INDIGO_MARK_WAYS, mm, addr, prev_ns);
+	return t ? t : first_after(ms->m[b], 0, oldest, mm, addr, prev_ns);
 }

@@ -108,9 +108,9 @@ START_TEST(earliest_after_prev)
 {
 	const u64 a = 0x7f0000001000ULL;
 
-	indigo_marks_add(ms, MM, a - 0x1000, a + 0x1000, 300);
 	indigo_marks_add(ms, MM, a, a + 0x1000, 100);
 	indigo_marks_add(ms, MM, a - 0x10000, a + 0x10000, 200);
+	indigo_marks_add(ms, MM, a - 0x1000, a + 0x1000, 300);
 	ck_assert_uint_eq(indigo_marks_find(ms, MM, a, 0), 100);
 	ck_assert_uint_eq(indigo_marks_find(ms, MM, a, 99), 100);
 	ck_assert_uint_eq(indigo_marks_find(ms, MM, a, 100), 200);
