@@ -7,13 +7,18 @@
  * at step t-1 (for context x[t-1]). So step t
  *   1. computes that action's reward from the cost model (costmodel.h):
  *	npromoted = the far nodes' allowed promotions of the epoch, each
- *	assumed to have the access rate max(rate_p50, the arm's rate
- *	threshold) (the module reports quantiles, not each promoted page's
- *	rate), staying local for R epochs:
- *	   reward = cm_epoch_reward(link, npromoted * rate, npromoted,
+ *	assumed to have the access rate rate_p50 (the module reports
+ *	quantiles, not each promoted page's rate; the arm's threshold is no
+ *	better, since a page passes it on one lucky reading), staying local
+ *	for R epochs:
+ *	   reward = cm_epoch_reward(link, npromoted * rate_p50, npromoted,
  *				    R * epoch)
- *	in seconds of stall time (negative when promotions cost more than
- *	they save; 0 under the deny arm, which promotes nothing). R is the
+ *	in seconds of stall time, less one epoch (until the next decision)
+ *	of the accesses of the far pages it saw fault and left far
+ *	(left = faults - npromoted):
+ *	   reward -= cm_epoch_reward(link, left * rate_p50, 0, epoch)
+ *	(negative when promotions cost more than they save, or when it
+ *	leaves hot pages far; under the deny arm only that charge). R is the
  *	operator's (reward.residence) or, by default, Little's law on the
  *	local tier: pages in use / pages leaving it per epoch, both as
  *	EWMAs of weight EPOCH_RES_EWMA, within [EPOCH_RES_MIN,
