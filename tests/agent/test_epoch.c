@@ -335,6 +335,21 @@ static double ref_reward(double res)
 	return 100 * 5 * 800e-9 * res - 100 * 2.32768e-6;
 }
 
+/*
+ * Sets up @s with @p and takes its first two steps on epoch @e with @fb,
+ * so that @o holds the reward of the first action.
+ */
+static void first_reward(struct epoch_state *s, const struct epoch_params *p,
+			 const struct ctx_epoch *e,
+			 const struct epoch_feedback *fb, double *x,
+			 struct epoch_out *o)
+{
+	ck_assert_int_eq(epoch_init(s, p, NULL, NULL), 0);
+	ctx(x, 0.0);
+	ck_assert_int_eq(epoch_step_fb(s, e, fb, x, 1.0, o), 0);
+	ck_assert_int_eq(epoch_step_fb(s, e, fb, x, 2.0, o), 0);
+}
+
 START_TEST(residence)
 {
 	struct epoch_params p = ref_params(CONFIG_LEARNER_LINUCB, 100);
@@ -344,11 +359,8 @@ START_TEST(residence)
 	struct epoch_out o;
 	double x[CTX_DIM];
 
-	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), 0);
-	ctx(x, 0.0);
 	/* nothing measured: one epoch, as indigod credited before */
-	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 1.0, &o), 0);
-	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 2.0, &o), 0);
+	first_reward(&s, &p, &e, &fb, x, &o);
 	ck_assert_double_eq_tol(o.rec.reward, ref_reward(1), 1e-15);
 
 	/* the operator's: 8 epochs */
@@ -444,10 +456,7 @@ START_TEST(left_far_charged)
 	struct epoch_out o;
 	double x[CTX_DIM];
 
-	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), 0);
-	ctx(x, 0.0);
-	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 1.0, &o), 0);
-	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 2.0, &o), 0);
+	first_reward(&s, &p, &e, &fb, x, &o);
 	ck_assert_double_eq_tol(o.rec.reward,
 				ref_reward(4) - 200 * 5 * 800e-9, 1e-15);
 
