@@ -138,8 +138,9 @@ double epoch_residence(struct epoch_state *s, const struct epoch_feedback *fb)
  * promotions staying local for @local_s, the epoch lasting @dt_s. Promoted
  * and left pages alike are taken at the epoch's median rate: the pages a
  * threshold admits read above it once, but a threshold selects the lucky
- * readings, so crediting it overrates high thresholds (measured: the
- * 10^5 mHz arm taught 10 s saved over a run whose whole stall was 2.4 s).
+ * readings, so crediting it overrates high thresholds (in tools/sim on
+ * sqlite the 10^5 mHz arm was taught 10 s saved over a run whose whole
+ * stall was 2.4 s: tools/sim/results-notes.md).
  */
 static int telemetry_reward(const struct epoch_state *s,
 			    const struct ctx_epoch *e, double local_s,
