@@ -9,7 +9,8 @@
  * application's own figure when it has one, else a request/response turn
  * or a delivered byte, as its flows show (ns_agent.c). The
  * controller acts on c only once its credible interval is narrower than
- * max_width; until then the application counts as sensitive.
+ * max_width; until then the application counts as sensitive, and after,
+ * unless the whole interval lies below c_sensitive.
  */
 #ifndef INDIGO_NS_APP_H
 #define INDIGO_NS_APP_H
@@ -62,6 +63,11 @@ void ns_app_init(struct ns_app *a, const struct ns_app_params *p,
  * interval was congested. */
 bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
 		 const struct ns_app_obs *o);
+/*
+ * Whether the floor guards it: the operator's c at or above c_sensitive;
+ * learnt, unless the estimate is trusted and its whole interval lies below.
+ */
+bool ns_app_sensitive(const struct ns_app *a, const struct ns_app_params *p);
 /*
  * The pacing rate to enforce on the application's flows, 0 for none: its
  * rate, unless that does not bind, being above NS_PACE_SLACK times what

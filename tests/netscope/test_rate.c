@@ -244,14 +244,43 @@ START_TEST(held_intervals_do_not_teach)
 
 	ck_assert(kept.trusted);
 	ck_assert_double_lt(kept.c, ap.c_sensitive);
+	ck_assert(!ns_app_sensitive(&kept, &ap));
 	ck_assert(taught.trusted);
 	ck_assert_double_gt(taught.c, ap.c_sensitive);
+	ck_assert(ns_app_sensitive(&taught, &ap));
 	/* untrusted, it learns from held intervals: it has nothing else */
 	ns_app_init(&a, &ap, NAN);
 	ns_app_step(&a, &ap, &(struct ns_app_obs){ .dt_s = 0.1,
 		    .delay_us = 200, .base_us = 100, .units = 1e6,
 		    .held = true });
 	ck_assert_double_eq(a.blr[0].n, 1);
+}
+END_TEST
+
+/*
+ * The floor guards an application unless it is known to be insensitive:
+ * an estimate whose mean is under the line but whose interval reaches it
+ * keeps the floor; one wholly under it, or an operator's figure under it,
+ * does not; untrusted, it always does.
+ */
+START_TEST(sensitive_unless_interval_below)
+{
+	struct ns_app a;
+
+	ns_app_init(&a, &ap, NAN);
+	ck_assert(!a.trusted);
+	ck_assert(ns_app_sensitive(&a, &ap));
+	a.trusted = true;
+	a.slope.mean = ap.c_sensitive - 0.1;
+	a.slope.lo = ap.c_sensitive - 0.2;
+	a.slope.hi = ap.c_sensitive + 0.05;
+	ck_assert(ns_app_sensitive(&a, &ap));
+	a.slope.hi = ap.c_sensitive - 0.01;
+	ck_assert(!ns_app_sensitive(&a, &ap));
+	ns_app_init(&a, &ap, ap.c_sensitive - 0.1);
+	ck_assert(!ns_app_sensitive(&a, &ap));
+	ns_app_init(&a, &ap, ap.c_sensitive);
+	ck_assert(ns_app_sensitive(&a, &ap));
 }
 END_TEST
 
@@ -375,6 +404,7 @@ int main(void)
 	tcase_add_test(tc, uncertain_is_sensitive);
 	tcase_add_test(tc, known_sensitivity);
 	tcase_add_test(tc, held_intervals_do_not_teach);
+	tcase_add_test(tc, sensitive_unless_interval_below);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
