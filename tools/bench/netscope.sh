@@ -38,10 +38,10 @@
 # times in some runs.
 #
 # Usage: tools/bench/netscope.sh   (root; writes tools/bench/results/netscope.md)
-# Env:   ROUNDS (5), REQUESTS (the measuring connection's, 40000: with
-#        10000 the p99 alone moved 0.27-0.38 ms over four rounds at 1 Gbit/s,
-#        with 40000 0.287-0.295; 2000 on CUBIC and BBR, REQUESTS_SLOW, whose
-#        requests wait 10 ms), CLIENTS (10),
+# Env:   ROUNDS (5), REQUESTS (the measuring connection's, 40000, so that
+#        its p99 is the 400th slowest: less sampling noise, though the
+#        machine's own state still spreads the rounds; 2000 on CUBIC and
+#        BBR, REQUESTS_SLOW, whose requests wait 10 ms), CLIENTS (10),
 #        RATE_MBIT (100), BUFFER (1000000), UTIL_MAX (0.93, the netscope
 #        row's --util-max), NS_ARGS (more indigo-netscope
 #        options for the netscope row), OUT (the results file), CONFS (set:
@@ -370,7 +370,8 @@ nbps=$(med netscope 4)
 		echo "after $soak_s s instead of 3): redis p99 $s99 ms, $(jq -n "$s99 / $a99 * 100 | floor / 100")x alone;"
 		echo "bulk $(jq -n "$sbps / 1e6 | floor") Mbit/s, $(jq -n "$sbps / $(med bbr 4) * 100 | floor / 100")x BBR's; echo p99 $(jq -n "$se99 / $ae99 * 100 | floor / 100")x alone."
 		echo "The controller's sensitivity estimates then: bulk $sens_b,"
-		echo "redis $sens_r (sensitive from 0.25)."
+		echo "redis $sens_r (an application keeps its floor unless its whole"
+		echo "interval lies under 0.25)."
 		echo
 	fi
 	echo "The apart row is a control, not a configuration: CUBIC with the bulk on a"
