@@ -99,11 +99,13 @@ static void print_json(const struct row *r, int first)
 	printf("]");
 	if (r->have_ctl)
 		printf(",\"sensitivity\":{\"mean\":%.3f,\"lo\":%.3f,\"hi\":%.3f,"
-		       "\"samples\":%u,\"trusted\":%s,\"progress\":\"%s\"},"
+		       "\"samples\":%u,\"trusted\":%s,\"sensitive\":%s,"
+		       "\"progress\":\"%s\"},"
 		       "\"alpha\":%.3f,\"rate_bps\":%llu",
 		       r->ctl.sens_milli / 1e3, r->ctl.sens_lo_milli / 1e3,
 		       r->ctl.sens_hi_milli / 1e3, r->ctl.samples,
 		       r->ctl.flags & NS_CTRL_TRUSTED ? "true" : "false",
+		       r->ctl.flags & NS_CTRL_SENSITIVE ? "true" : "false",
 		       r->ctl.flags & NS_CTRL_BY_TURNS ? "turns" : "bytes",
 		       r->ctl.alpha_milli / 1e3,
 		       (unsigned long long)r->ctl.rate_Bps * 8);
@@ -131,7 +133,8 @@ static void print_text(const struct row *r)
 		snprintf(sens, sizeof(sens), "%.2f[%.2f,%.2f]%s",
 			 r->ctl.sens_milli / 1e3, r->ctl.sens_lo_milli / 1e3,
 			 r->ctl.sens_hi_milli / 1e3,
-			 r->ctl.flags & NS_CTRL_TRUSTED ? "" : "?");
+			 !(r->ctl.flags & NS_CTRL_TRUSTED) ? "?" :
+			 r->ctl.flags & NS_CTRL_SENSITIVE ? "*" : "");
 	if (r->have_pol && r->pol.rate_Bps)
 		snprintf(rate, sizeof(rate), "%.1f", r->pol.rate_Bps * 8 / 1e6);
 	snprintf(flows, sizeof(flows), "%lld/%llu", (long long)r->st.live_flows,

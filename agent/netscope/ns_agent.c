@@ -119,7 +119,9 @@ static int publish(struct ns_agent *a, struct ns_ctl_app *c)
 		.rate_Bps = c->app.rate.rate_Bps,
 		.samples = s->n,
 		.flags = (c->app.trusted ? NS_CTRL_TRUSTED : 0) |
-			 (c->app.by_turns ? NS_CTRL_BY_TURNS : 0),
+			 (c->app.by_turns ? NS_CTRL_BY_TURNS : 0) |
+			 (ns_app_sensitive(&c->app, &a->o.params) ?
+			  NS_CTRL_SENSITIVE : 0),
 	};
 	int ret = ns_ctrl_put(&a->maps, c->cgid, &ctl);
 

@@ -266,14 +266,16 @@ pass "after kill -9 the CC comes back (left registered by the kernel: $orphan) a
 start_agent --app "$BULK" --app "$RR" --capacity-mbit 100 --floor-mbit 30 \
 	--interval-ms 100 --cc cubic
 # both cgroups from one indigoctl call: "rate_bulk rate_rr trusted_bulk trusted_rr c_bulk c_rr
-# c_bulk_hi c_rr_lo paced_bulk", c with its 95 % interval, paced_bulk the
-# pacing rate in the bulk's policy (0: the rate does not bind)
+# c_bulk_hi c_rr_lo paced_bulk sensitive_bulk sensitive_rr", c with its 95 %
+# interval, paced_bulk the pacing rate in the bulk's policy (0: the rate
+# does not bind), sensitive_* whether the controller counts it sensitive
 snap() {
 	"$INDIGOCTL" netscope --json | jq -r --arg b "$BULK" --arg r "$RR" '
 		(.[] | select(.cgroup == $b)) as $x | (.[] | select(.cgroup == $r)) as $y |
 		[$x.rate_bps, $y.rate_bps, $x.sensitivity.trusted, $y.sensitivity.trusted,
 		 $x.sensitivity.mean, $y.sensitivity.mean, $x.sensitivity.hi,
-		 $y.sensitivity.lo, $x.policy.rate_bps] | @tsv'
+		 $y.sensitivity.lo, $x.policy.rate_bps, $x.sensitivity.sensitive,
+		 $y.sensitivity.sensitive] | @tsv'
 }
 ns_in "$RR" "$NS_A" redis-benchmark -h "$NS_IP_B" -p 6379 -c 4 -l -t get -q >/dev/null 2>&1 &
 server 5202
@@ -282,17 +284,20 @@ p_bulk=$!
 est=
 for _ in $(seq 150); do
 	sleep 0.1
-	read -r _ _ tb tr cb cr cb_hi cr_lo _ < <(snap) || continue
-	[ "$tb" = true ] && [ "$tr" = true ] && est="$cb $cr $cb_hi $cr_lo" && break
+	read -r _ _ tb tr cb cr cb_hi cr_lo _ sb sr < <(snap) || continue
+	[ "$tb" = true ] && [ "$tr" = true ] && est="$cb $cr $cb_hi $cr_lo $sb $sr" && break
 done
 echo 1 >"$BULK/cgroup.kill"
 wait $p_bulk || true
 [ -n "$est" ] || die "estimates not trusted within 15 s: bulk ${cb:-?} ($tb), redis ${cr:-?} ($tr)"
-read -r cb cr cb_hi cr_lo <<<"$est"
+read -r cb cr cb_hi cr_lo sb sr <<<"$est"
 # apart, and on either side of the controller's line (0.25, ns_agent.c):
 # the bulk's whole interval under it, as the floor comes off only then
 jq -e -n "$cb_hi < $cr_lo and $cb_hi < 0.25 and $cr >= 0.25" >/dev/null ||
 	die "estimated sensitivities: bulk $cb (up to $cb_hi), redis $cr (from $cr_lo)"
+# and the controller says which it counts sensitive, as it acts
+[ "$sb $sr" = "false true" ] ||
+	die "sensitive: bulk $sb (up to $cb_hi), redis $sr (from $cr_lo)"
 pass "estimated online: bulk insensitive ($cb, up to $cb_hi), redis sensitive ($cr, from $cr_lo)"
 back=0
 for _ in $(seq 100); do
@@ -311,7 +316,7 @@ i=0
 while kill -0 $p_bulk 2>/dev/null; do
 	sleep 0.05
 	i=$((i + 1))
-	read -r rb rr tb tr cb cr _ _ pb < <(snap) || continue
+	read -r rb rr tb tr cb cr _ _ pb _ < <(snap) || continue
 	((pb > 0)) && paced=1
 	[ -z "$t_bulk" ] && ((rb < 95000000)) && t_bulk=$i && tie_ok=$((rb < rr))
 	[ -z "$t_rr" ] && ((rr < 95000000)) && t_rr=$i

@@ -92,6 +92,9 @@ struct ns_policy {
 #define NS_CTRL_TRUSTED		0x1	/* the interval was narrow enough */
 #define NS_CTRL_BY_TURNS	0x2	/* progress is counted in turns, not
 					 * in delivered bytes (no figure) */
+#define NS_CTRL_SENSITIVE	0x4	/* counts as sensitive: its rate keeps
+					 * the floor (not yet trusted, or its
+					 * interval reaches the line) */
 
 /* The controller's state per cgroup, published for indigoctl. */
 struct ns_ctrl {
