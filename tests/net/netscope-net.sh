@@ -88,6 +88,17 @@ flow_cwnd() {
 			END { print cwnd }'
 }
 
+# a bulk flow of $1 for $2 s, read 2 s in: sets ccs, cwnd and bps
+bulk_sampled() {
+	bulk "$1" "$2" >"$LOG.bps" &
+	sleep 2
+	ccs=$(flow_ccs)
+	cwnd=$(flow_cwnd)
+	wait $!
+	bps=$(cat "$LOG.bps")
+	rm -f "$LOG.bps"
+}
+
 pass() { say "ok: $*"; }
 
 # server PORT: a one-shot iperf3 server in B, returning once it listens
@@ -174,13 +185,7 @@ server 5201
 "$INDIGOCTL" netscope set "$BULK" rate_mbit=40 cc=reno
 turns0=$(ns_json_get "$BULK" .turns)
 segs0=$(ns_json_get "$BULK" .segs_out)
-bulk "$BULK" 5 >"$LOG.bps" &
-sleep 2
-ccs=$(flow_ccs)
-cwnd=$(flow_cwnd)
-wait $!
-bps=$(cat "$LOG.bps")
-rm -f "$LOG.bps"
+bulk_sampled "$BULK" 5
 [ "$ccs" = reno ] || die "ss shows '$ccs', policy chose reno"
 pass "ss -ti shows the policy's CC: $ccs"
 # no sens= given: the netscope CC would take 1, and the policy says unset
@@ -213,13 +218,7 @@ sens=$(ns_json_get "$BULK" .policy.sensitivity)
 # of queue, some 40 segments at 100 Mbit/s, so the clamp is what holds it.
 "$INDIGOCTL" netscope set "$BULK" rate_mbit=0 cc=netscope clamp=6 sens=100
 server 5201
-bulk "$BULK" 4 >"$LOG.bps" &
-sleep 2
-ccs=$(flow_ccs)
-cwnd=$(flow_cwnd)
-wait $!
-bps=$(cat "$LOG.bps")
-rm -f "$LOG.bps"
+bulk_sampled "$BULK" 4
 [ "$ccs" = netscope ] || die "ss shows '$ccs', policy chose netscope"
 jq -e -n "$bps > 50e6" >/dev/null || die "netscope carried only $bps bit/s over 100 Mbit/s"
 pass "netscope CC registered, carried $(jq -n "$bps/1e6|floor") Mbit/s"
