@@ -134,6 +134,28 @@ double epoch_residence(struct epoch_state *s, const struct epoch_feedback *fb)
 }
 
 /*
+ * The far pages an action saw fault and left far (@e's faults less its
+ * @promoted pages) cost their accesses until the next decision, one epoch
+ * of @dt_s: what a promotion at no transfer cost would have saved, at the
+ * epoch's median rate (they were not picked by a threshold, so their
+ * readings are not the lucky ones). Without it, deny and a threshold that
+ * admits nothing would earn 0 however hot the pages left.
+ */
+static int left_far_cost(const struct epoch_state *s,
+			 const struct ctx_epoch *e, uint64_t promoted,
+			 double dt_s, double *cost)
+{
+	uint64_t left = e->faults > promoted ? e->faults - promoted : 0;
+
+	*cost = 0.0;
+	if (!left)
+		return 0;
+	return cm_epoch_reward(&s->p.link,
+			       cm_mhz_to_hz(e->rate_p50) * (double)left, 0,
+			       dt_s, cost);
+}
+
+/*
  * The cost-model reward (s) of the last action given epoch @e, its
  * promotions staying local for @local_s, the epoch lasting @dt_s. Promoted
  * and left pages alike are taken at the epoch's median rate: the pages a
@@ -148,7 +170,6 @@ static int telemetry_reward(const struct epoch_state *s,
 {
 	bool deny = s->last_pol.mode == ACT_MODE_DENY;
 	uint64_t promoted = deny ? 0 : e->allowed;
-	uint64_t left = e->faults > promoted ? e->faults - promoted : 0;
 	double rate_hz = cm_mhz_to_hz(e->rate_p50), cost;
 	int ret;
 
@@ -159,19 +180,30 @@ static int telemetry_reward(const struct epoch_state *s,
 		if (ret)
 			return ret;
 	}
-	/*
-	 * The far pages it saw fault and left far cost their accesses until
-	 * the next decision, one epoch: what a promotion at no transfer cost
-	 * would have saved over dt_s.
-	 */
-	if (left) {
-		ret = cm_epoch_reward(&s->p.link, rate_hz * (double)left, 0,
-				      dt_s, &cost);
-		if (ret)
-			return ret;
+	ret = left_far_cost(s, e, promoted, dt_s, &cost);
+	*reward -= cost;
+	return ret;
+}
+
+/*
+ * The agent executor's: the pages it moved, at their own rates (it knows
+ * them), and the charge for what it left far.
+ */
+static int promoted_reward(const struct epoch_state *s,
+			   const struct ctx_epoch *e,
+			   const struct epoch_feedback *fb, double local_s,
+			   double dt_s, double *reward)
+{
+	double cost;
+	int ret;
+
+	ret = cm_epoch_reward(&s->p.link, fb->rate_sum_hz, fb->npromoted,
+			      local_s, reward);
+	if (!ret)
+		ret = left_far_cost(s, e, fb->npromoted, dt_s, &cost);
+	if (!ret)
 		*reward -= cost;
-	}
-	return 0;
+	return ret;
 }
 
 static bool feedback_ok(const struct epoch_feedback *fb)
@@ -225,8 +257,7 @@ static int last_reward(struct epoch_state *s, const struct ctx_epoch *e,
 
 	switch (fb->kind) {
 	case EPOCH_FB_PROMOTED:
-		ret = cm_epoch_reward(&s->p.link, fb->rate_sum_hz,
-				      fb->npromoted, res * dt_s, reward);
+		ret = promoted_reward(s, e, fb, res * dt_s, dt_s, reward);
 		break;
 	case EPOCH_FB_PROGRESS:
 		*reward = progress_reward(s, fb);

@@ -240,6 +240,41 @@ START_TEST(watermark_is_the_floor)
 }
 END_TEST
 
+/* The agent executor, too, pays for the faulting pages it left far. */
+START_TEST(executor_left_far_charged)
+{
+	struct epoch_params p = ref_params(CONFIG_LEARNER_LINUCB, 100);
+	struct ctx_epoch e = { .ms = 1000, .faults = 110, .rate_p50 = 5000 };
+	struct epoch_feedback fb = {
+		.kind = EPOCH_FB_PROMOTED, .npromoted = 10, .rate_sum_hz = 400,
+	};
+	struct epoch_state s;
+	struct epoch_out o;
+	double x[CTX_DIM];
+
+	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), 0);
+	ctx(x, 0.0);
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 1.0, &o), 0);
+	/* 100 left at p50, 5 Hz, for the 1 s epoch */
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 2.0, &o), 0);
+	ck_assert(o.have_rec);
+	ck_assert_double_eq_tol(o.rec.reward, 400 * 800e-9 - 10 * 2.32768e-6 -
+				5.0 * 100 * 800e-9, 1e-15);
+	/* nothing moved: every fault is charged */
+	fb.npromoted = 0;
+	fb.rate_sum_hz = 0;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 3.0, &o), 0);
+	ck_assert_double_eq_tol(o.rec.reward, -5.0 * 110 * 800e-9, 1e-15);
+	/* more moved than faulted (earlier candidates): no charge */
+	fb.npromoted = 200;
+	fb.rate_sum_hz = 1000;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 4.0, &o), 0);
+	ck_assert_double_eq_tol(o.rec.reward,
+				1000 * 800e-9 - 200 * 2.32768e-6, 1e-15);
+	epoch_free(&s);
+}
+END_TEST
+
 /* The reward from what the caller knows: its promotions, or progress. */
 START_TEST(feedback_rewards)
 {
@@ -637,6 +672,7 @@ static Suite *epoch_suite(void)
 	tcase_add_test(tc, learner_takes_over);
 	tcase_add_test(tc, watermark_is_the_floor);
 	tcase_add_test(tc, feedback_rewards);
+	tcase_add_test(tc, executor_left_far_charged);
 	tcase_add_test(tc, left_far_charged);
 	tcase_add_test(tc, residence);
 	tcase_add_test(tc, thompson_propensity);
