@@ -80,8 +80,11 @@ struct daemon {
 	uint32_t pids[PIDS_MAX];
 	size_t npids;
 	bool app_seen;			/* an application was identified */
+	bool app_long_warned;		/* a key too long, said once */
 	struct appkey_switch sw;
 	uint64_t epochs, enobufs, reconnects, set_errors, log_errors;
+	int link_err;			/* the link failed: run() closes it */
+	bool failed;			/* a part could not go on: exit 1 */
 	uint64_t since_save;
 	double last_reward;
 	struct timespec last_event;
@@ -103,7 +106,7 @@ void logmsg(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 double clock_s(clockid_t clk);
 double now_s(void);			/* CLOCK_REALTIME, s */
 int64_t ms_since(const struct timespec *t);	/* CLOCK_MONOTONIC */
-void apply_policy(struct daemon *d);
+int apply_policy(struct daemon *d);	/* 0, or why the module lacks it */
 
 /* learner.c */
 void epoch_params_from(const struct indigod_config *c, struct epoch_params *p);

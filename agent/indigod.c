@@ -226,24 +226,27 @@ static void warn_unsupported(const struct indigod_config *c)
 		       "link source=netscope needs [netscope] enable = on: using the configured fixed figures");
 }
 
-static void link_close(struct daemon *d, const char *why)
+static void link_close(struct daemon *d, int err)
 {
+	d->link_err = 0;
 	if (!d->ml)
 		return;
 	logmsg(LOG_WARNING, "lost the module (%s); reconnecting every %d ms",
-	       why, RETRY_MS);
+	       strerror(-err), RETRY_MS);
 	modlink_close(d->ml);
 	d->ml = NULL;
 }
 
-void apply_policy(struct daemon *d)
+int apply_policy(struct daemon *d)
 {
 	struct modlink_policy_req req;
 	u64 gen = 0;
 	int ret;
 
-	if (!d->ml || !d->have_pol)
-		return;
+	if (!d->have_pol)
+		return 0;
+	if (!d->ml || d->link_err)
+		return -ENOTCONN;
 	memset(&req, 0, sizeof(req));
 	/* executor "agent": the kernel must not move the pages the agent does */
 	req.p.mode = d->ex ? ACT_MODE_DENY : d->pol.mode;
@@ -254,16 +257,37 @@ void apply_policy(struct daemon *d)
 	req.set = d->pol.set;
 	ret = modlink_set_policy(d->ml, &req, &gen);
 	if (!ret)
-		return;
+		return 0;
 	d->set_errors++;
 	if (ret == -EINVAL || ret == -ERANGE) {
 		const char *why = modlink_error(d->ml);
 
 		logmsg(LOG_ERR, "the module refused the policy: %s",
 		       why && *why ? why : strerror(-ret));
-		return;
+		return ret;
 	}
-	link_close(d, strerror(-ret));
+	/*
+	 * Not closed here: this may run inside modlink_poll()'s callbacks,
+	 * which go on reading the link's socket.
+	 */
+	d->link_err = ret;
+	return ret;
+}
+
+/*
+ * Executor "agent" holds the module in deny while it moves pages itself:
+ * leaving, it hands the last policy it chose back to the kernel, so that
+ * far pages are promoted again after the agent stops.
+ */
+static void hand_back(struct daemon *d)
+{
+	if (!d->ex)
+		return;
+	executor_close(d->ex);
+	d->ex = NULL;
+	if (d->have_pol && !apply_policy(d))
+		logmsg(LOG_INFO, "executor agent stopped: the module applies the last policy (mode %u)",
+		       d->pol.mode);
 }
 
 static void link_try_open(struct daemon *d)
@@ -321,8 +345,10 @@ static void reload(struct daemon *d)
 	    memcmp(&cfg.bandit, &d->cfg.bandit, sizeof(cfg.bandit))) {
 		learner_stop(d);
 		d->cfg = cfg;
-		if (learner_start(d))
+		if (learner_start(d)) {
+			d->failed = true;
 			stop_sig = 1;
+		}
 	} else {
 		epoch_params_from(&cfg, &p);
 		epoch_reconfigure(&d->es, &p);
@@ -380,6 +406,8 @@ static int run(struct daemon *d)
 			usr1_sig = 0;
 			gpu_reprobe(d);
 		}
+		if (d->link_err)
+			link_close(d, d->link_err);
 		if (!d->ml) {
 			if (last_try.tv_sec && ms_since(&last_try) < RETRY_MS) {
 				usleep(100 * 1000);
@@ -407,7 +435,7 @@ static int run(struct daemon *d)
 		if (ret == -EINTR || ret > 0)
 			continue;
 		if (ret < 0) {
-			link_close(d, strerror(-ret));
+			link_close(d, ret);
 			continue;
 		}
 		/* quiet: is the module still there? (an unload is silent) */
@@ -415,7 +443,7 @@ static int run(struct daemon *d)
 			clock_gettime(CLOCK_MONOTONIC, &d->last_event);
 			ret = modlink_get_policy(d->ml, &pol, &gen);
 			if (ret)
-				link_close(d, strerror(-ret));
+				link_close(d, ret);
 		}
 	}
 	return 0;
@@ -465,8 +493,8 @@ int main(int argc, char **argv)
 	dlog_stop(&d);
 	ns_agent_stop(d.ns);
 	gpu_tier_stop(d.gpu);
-	executor_close(d.ex);
+	hand_back(&d);
 	if (d.ml)
 		modlink_close(d.ml);
-	return 0;
+	return d.failed ? 1 : 0;
 }

@@ -45,7 +45,7 @@ int learner_start(struct daemon *d)
 {
 	struct bandit_params bp;
 	struct epoch_params p;
-	char key[CONFIG_PATH_MAX], name[MODELFILE_NAME_MAX], err[512];
+	char key[APPKEY_MAX + 16], name[MODELFILE_NAME_MAX], err[512];
 	int ret;
 
 	epoch_params_from(&d->cfg, &p);
@@ -93,9 +93,12 @@ int learner_start(struct daemon *d)
 		logmsg(LOG_INFO, "cold start: no model at %s", d->model_path);
 	else if (ret == -EINVAL)
 		logmsg(LOG_WARNING, "%s; starting fresh", err);
-	else
-		logmsg(LOG_WARNING, "%s: cannot read (%s); starting fresh",
+	else {
+		/* it may be sound: a save must not replace what was not read */
+		logmsg(LOG_WARNING, "%s: cannot read (%s); starting fresh, and not saving over it",
 		       d->model_path, strerror(-ret));
+		d->model_path[0] = '\0';
+	}
 	return 0;
 }
 
@@ -161,6 +164,11 @@ void follow_app(struct daemon *d)
 	if (!ret)
 		ret = cg ? appkey_from_cgroup(text, key, sizeof(key)) :
 			   appkey_from_comm(text, key, sizeof(key));
+	if (ret == -ENAMETOOLONG && !d->app_long_warned) {
+		logmsg(LOG_WARNING, "%s of pid %u is longer than %d bytes: its pages stay with model %s",
+		       cg ? "cgroup" : "command", pid, APPKEY_MAX - 1, d->app);
+		d->app_long_warned = true;
+	}
 	/* the first application seen is taken at once: nothing to settle */
 	if (ret || !appkey_observe(&d->sw, key, d->app_seen ? APP_HOLD : 1))
 		return;	/* gone, unreadable, or not yet settled */
@@ -169,6 +177,8 @@ void follow_app(struct daemon *d)
 	       pid);
 	learner_stop(d);
 	snprintf(d->app, sizeof(d->app), "%s", key);
-	if (learner_start(d))
+	if (learner_start(d)) {
+		d->failed = true;
 		stop_sig = 1;
+	}
 }

@@ -677,11 +677,18 @@ void bandit_get_params(const struct bandit *b, struct bandit_params *p)
 	*p = b->p;
 }
 
-int bandit_set_forget(struct bandit *b, double forget)
+int bandit_set_tuning(struct bandit *b, const struct bandit_params *p)
 {
-	if (!b || !forget_ok(forget))
+	struct bandit_params q;
+
+	if (!b || !p)
 		return -EINVAL;
-	b->p.forget = forget;
+	q = *p;
+	q.lambda = b->p.lambda;
+	q.seed = b->p.seed;
+	if (!params_ok(&q))
+		return -EINVAL;
+	b->p = q;
 	return 0;
 }
 

@@ -121,12 +121,14 @@ unsigned int bandit_arms(const struct bandit *b);
 void bandit_get_params(const struct bandit *b, struct bandit_params *p);
 
 /*
- * Changes the forgetting factor from the next update on (it weighs the
- * history already learnt no differently): for a learner loaded from a
- * snapshot that should learn as its owner is configured to. -EINVAL
- * outside (0, 1].
+ * Takes @p's tuning (alpha, v, epsilon, rebuild_every, prop_samples,
+ * forget) from the next decision or update on; keeps its own lambda, which
+ * its statistics' prior holds, and its random state: for a learner loaded
+ * from a snapshot that should go on as its owner is configured to. The
+ * history already learnt is weighed no differently. -EINVAL if @p is not
+ * valid, and then nothing changes.
  */
-int bandit_set_forget(struct bandit *b, double forget);
+int bandit_set_tuning(struct bandit *b, const struct bandit_params *p);
 
 /*
  * Copies of one arm's state for tests and diagnostics (d*d row-major or d

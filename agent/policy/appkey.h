@@ -16,7 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define APPKEY_MAX	96	/* a key, with its NUL */
+#define APPKEY_MAX	512	/* a key, with its NUL: a Kubernetes pod's
+				   container cgroup is some 200 bytes */
 
 /*
  * The key of a process from its /proc/PID/cgroup text: the cgroup v2 line

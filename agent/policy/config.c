@@ -451,12 +451,15 @@ static void check_header(struct parse *ps, const char *line)
 	memcpy(name + 1, p + 1, len);
 	name[len + 1] = '\0';
 	if (!known_section(name + 1)) {
-		char s[SHOW_MAX + 3];
+		char s[SHOW_MAX + 3], known[128] = "";
+		size_t i;
 
 		show(s, sizeof(s) - 1, name);
 		strcat(s, "]");
-		fail(ps, ps->lineno, s,
-		     "unknown section (known: agent, link, bandit, policy)");
+		for (i = 0; i < ARRAY_SIZE(sections); i++)
+			snprintf(known + strlen(known), sizeof(known) - strlen(known),
+				 "%s%s", i ? ", " : "", sections[i]);
+		fail(ps, ps->lineno, s, "unknown section (known: %s)", known);
 	}
 }
 

@@ -424,11 +424,17 @@ int epoch_model_load(struct epoch_state *s, const char *path, char *err,
 	ret = bandit_load(&nb, f);
 	fclose(f);
 	free(data);
+	if (ret == -ENOMEM)
+		return ret;
 	if (ret) {
+		char where[512];
+
+		/* sound file, record this agent cannot read (a newer one's?) */
+		modelfile_move_aside(path, where, sizeof(where));
 		if (err && errlen)
-			snprintf(err, errlen, "%s: learner record unreadable (%s)",
-				 path, strerror(-ret));
-		return ret == -ENOMEM ? ret : -EINVAL;
+			snprintf(err, errlen, "%s: learner record unreadable (%s); %s",
+				 path, strerror(-ret), where);
+		return -EINVAL;
 	}
 	if (bandit_kind(nb) != bandit_kind(s->b) ||
 	    bandit_dim(nb) != bandit_dim(s->b) ||
@@ -444,7 +450,7 @@ int epoch_model_load(struct epoch_state *s, const char *path, char *err,
 	}
 	/* it learns on as this agent is configured to */
 	bandit_get_params(s->b, &bp);
-	ret = bandit_set_forget(nb, bp.forget);
+	ret = bandit_set_tuning(nb, &bp);
 	if (ret) {
 		bandit_free(nb);
 		return ret;

@@ -217,11 +217,11 @@ int epoch_reconfigure(struct epoch_state *s, const struct epoch_params *p);
 /*
  * The learner on disk (modelfile.h, version EPOCH_MODEL_VERSION, payload a
  * bandit_save record). Save: -EINVAL without a learner. Load: -ENOENT when
- * there is no file; -EINVAL when it was corrupt (moved aside by
- * modelfile_load) or of another kind or shape, one saved before the fill
- * arm (17 arms) among them (left in place, to be overwritten by the next
- * save), reason in @err; @s keeps its learner unless it returns 0. A
- * loaded learner keeps @s's forgetting factor, the configured one.
+ * there is no file; -EINVAL when it was corrupt or its learner record
+ * unreadable (both moved aside) or of another kind or shape, one saved
+ * before the fill arm (17 arms) among them (left in place, to be
+ * overwritten by the next save), reason in @err; @s keeps its learner unless it returns 0. A
+ * loaded learner takes @s's tuning, the configured one (bandit_set_tuning).
  */
 int epoch_model_save(const struct epoch_state *s, const char *path, char *err,
 		     size_t errlen);

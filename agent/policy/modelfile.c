@@ -181,7 +181,7 @@ int modelfile_save(const char *path, uint32_t version, const void *data,
 {
 	char *dir = NULL, *tmp = NULL;
 	const char *step = "out of memory";
-	int fd = -1, ret = -ENOMEM;
+	int fd, ret = -ENOMEM;
 
 	if (!path || !*path || !version || len > MODELFILE_MAX_PAYLOAD ||
 	    (len && !data)) {
@@ -204,7 +204,6 @@ int modelfile_save(const char *path, uint32_t version, const void *data,
 	/* close() reports delayed write errors (NFS): check it too */
 	if (close(fd) && !ret)
 		ret = -errno;
-	fd = -1;
 	if (ret)
 		goto out_unlink;
 	step = "renaming into place";
@@ -237,11 +236,8 @@ static int rename_noreplace(const char *from, const char *to)
 	return rename(from, to) ? -errno : 0;
 }
 
-/*
- * Renames @path to PATH.corrupt-<time>, never over an existing file
- * (-1, -2, ... on a clash). Writes where it went, or why not, to @where.
- */
-static void move_aside(const char *path, char *where, size_t wlen)
+/* Never over an existing file: -1, -2, ... on a clash. */
+void modelfile_move_aside(const char *path, char *where, size_t wlen)
 {
 	size_t n = strlen(path) + 48;
 	char *to = malloc(n);
@@ -385,7 +381,7 @@ int modelfile_load(const char *path, uint32_t max_version, void **data,
 	ret = read_model(fd, max_version, data, len, version, &v);
 	close(fd);
 	if (ret == -EINVAL) {
-		move_aside(path, where, sizeof(where));
+		modelfile_move_aside(path, where, sizeof(where));
 		set_err(err, errlen, "%s: %s; %s", path, v.why, where);
 	} else if (ret) {
 		set_err(err, errlen, "%s: %s", path, strerror(-ret));

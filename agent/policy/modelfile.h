@@ -53,6 +53,13 @@ int modelfile_load(const char *path, uint32_t max_version, void **data,
 		   size_t *len, uint32_t *version, char *err, size_t errlen);
 
 /*
+ * Renames @path to PATH.corrupt-<unix time>, as a load does with a file it
+ * cannot trust: for a caller that finds the payload unusable. Writes where
+ * the file went, or why it stayed, to @where.
+ */
+void modelfile_move_aside(const char *path, char *where, size_t wlen);
+
+/*
  * A safe file name for an application key (a cgroup path such as
  * "/system.slice/redis.service", or a command name), into @out of at least
  * MODELFILE_NAME_MAX bytes: only [A-Za-z0-9._-], not starting with '.' or

@@ -54,5 +54,19 @@ rc=$?
 [ $rc = 0 ] && grep -q '^<4>indigod: .*moved to .*corrupt-.*; starting fresh' "$t/e4" &&
 	ls "$t"/st/default-thompson.model.corrupt-* >/dev/null 2>&1 &&
 	ok corrupt-moved-aside || no corrupt-moved-aside "rc $rc: $(cat "$t/e4")"
+# a model it cannot read (here a directory; on a host, an I/O error) may
+# be sound: the agent starts fresh and does not save over it
+rm -f "$t/st/default-linucb.model"
+mkdir "$t/st/default-linucb.model"
+conf linucb
+"$bin" -c "$t/c.conf" 2>"$t/e5" &
+p=$!
+sleep 0.5
+kill -TERM $p
+wait $p
+rc=$?
+[ $rc = 0 ] && grep -q 'default-linucb.model: cannot read .*not saving over it' "$t/e5" &&
+	! grep -q 'saving the model' "$t/e5" && [ -d "$t/st/default-linucb.model" ] &&
+	ok unreadable-not-overwritten || no unreadable-not-overwritten "rc $rc: $(cat "$t/e5")"
 echo "indigod smoke: $fails failed"
 [ $fails = 0 ]

@@ -6,6 +6,11 @@
 
 #include "appkey.h"
 
+#define K8S "kubepods.slice/kubepods-burstable.slice/" \
+	"kubepods-burstable-pod0f6c2b1e_4a8d_4c3e_9b7a_2d1e5f8a9c3b.slice/" \
+	"cri-containerd-" \
+	"3f9e2d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e.scope"
+
 START_TEST(cgroup_keys)
 {
 	char k[APPKEY_MAX], tiny[8];
@@ -25,6 +30,9 @@ START_TEST(cgroup_keys)
 	ck_assert_int_eq(appkey_from_cgroup("0::/a\tb\n", k, sizeof(k)), -EINVAL);
 	ck_assert_int_eq(appkey_from_cgroup("0::/a-long-name\n", tiny, sizeof(tiny)),
 			 -ENAMETOOLONG);
+	/* a Kubernetes container's cgroup is a key of its own */
+	ck_assert_int_eq(appkey_from_cgroup("0::/" K8S "\n", k, sizeof(k)), 0);
+	ck_assert_str_eq(k, K8S);
 }
 END_TEST
 

@@ -464,26 +464,44 @@ START_TEST(forget_follows_a_change)
 }
 END_TEST
 
-START_TEST(set_forget_applies_from_the_next_update)
+START_TEST(set_tuning_applies_from_the_next_update)
 {
-	struct bandit *b = mk(BANDIT_LINUCB, 1, 1, NULL);
-	struct bandit_params p;
+	struct bandit_params p, q;
+	struct bandit *b;
 	const double x = 1;
 	double a;
 
+	bandit_params_default(&p);
+	p.lambda = 2;
+	b = mk(BANDIT_LINUCB, 1, 1, &p);
 	ck_assert_int_eq(bandit_update(b, &x, 0, 1), 0);
-	ck_assert_int_eq(bandit_set_forget(b, 0), -EINVAL);
-	ck_assert_int_eq(bandit_set_forget(b, 1.01), -EINVAL);
-	ck_assert_int_eq(bandit_set_forget(b, NAN), -EINVAL);
-	ck_assert_int_eq(bandit_set_forget(NULL, 0.5), -EINVAL);
 	ck_assert_int_eq(bandit_arm_a(b, 0, &a), 0);
-	ck_assert_double_eq(a, 2);
-	ck_assert_int_eq(bandit_set_forget(b, 0.5), 0);
+	ck_assert_double_eq(a, 3);
+	bandit_params_default(&q);
+	q.forget = 0;
+	ck_assert_int_eq(bandit_set_tuning(b, &q), -EINVAL);
+	q.forget = 1.01;
+	ck_assert_int_eq(bandit_set_tuning(b, &q), -EINVAL);
+	q.forget = NAN;
+	ck_assert_int_eq(bandit_set_tuning(b, &q), -EINVAL);
+	q.forget = 0.5;
+	q.alpha = -1;
+	ck_assert_int_eq(bandit_set_tuning(b, &q), -EINVAL);
+	ck_assert_int_eq(bandit_set_tuning(NULL, &q), -EINVAL);
+	ck_assert_int_eq(bandit_set_tuning(b, NULL), -EINVAL);
 	bandit_get_params(b, &p);
-	ck_assert(p.forget == 0.5);
+	ck_assert(p.forget == 1 && p.alpha == 1);	/* nothing changed */
+
+	q.alpha = 3;
+	q.lambda = 7;		/* the prior in A: kept */
+	q.seed = 99;		/* the random state: kept */
+	ck_assert_int_eq(bandit_set_tuning(b, &q), 0);
+	bandit_get_params(b, &p);
+	ck_assert(p.forget == 0.5 && p.alpha == 3);
+	ck_assert(p.lambda == 2 && p.seed == 1);
 	ck_assert_int_eq(bandit_update(b, &x, 0, 1), 0);
 	ck_assert_int_eq(bandit_arm_a(b, 0, &a), 0);
-	ck_assert_double_eq_tol(a, 1 + 0.5 + 1, 1e-12);
+	ck_assert_double_eq_tol(a, 0.5 * 3 + 0.5 * 2 + 1, 1e-12);
 	bandit_free(b);
 }
 END_TEST
@@ -1274,7 +1292,7 @@ static Suite *bandit_suite(void)
 
 	tcase_add_test(forget, forget_weights_recent_updates);
 	tcase_add_test(forget, forget_follows_a_change);
-	tcase_add_test(forget, set_forget_applies_from_the_next_update);
+	tcase_add_test(forget, set_tuning_applies_from_the_next_update);
 	suite_add_tcase(s, forget);
 
 	tcase_set_timeout(prop, 60);

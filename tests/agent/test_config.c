@@ -260,10 +260,10 @@ static const struct {
 	{ "[link]\nepoch_ms = 500\n",
 	  "indigod.conf:2: epoch_ms: unknown key in [link]" },
 	{ "[agent]\nepoch_ms = 500\n\n[agnet]\nlearner = linucb\n",
-	  "indigod.conf:4: [agnet]: unknown section (known: agent, link, bandit, policy)" },
+	  "indigod.conf:4: [agnet]: unknown section (known: agent, link, bandit, policy, reward, netscope, gpu)" },
 	/* an unknown section with no keys is still caught */
 	{ "[agent]\n[Policy]\n",
-	  "indigod.conf:2: [Policy]: unknown section (known: agent, link, bandit, policy)" },
+	  "indigod.conf:2: [Policy]: unknown section (known: agent, link, bandit, policy, reward, netscope, gpu)" },
 	{ "epoch_ms = 500\n[agent]\n",
 	  "indigod.conf:1: epoch_ms: key outside a section" },
 	{ "[agent]\nepoch_ms = 100\nlearner = linucb\nepoch_ms = 200\n",

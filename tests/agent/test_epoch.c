@@ -24,6 +24,7 @@
 
 #include "config.h"
 #include "epoch.h"
+#include "modelfile.h"
 
 static struct epoch_params ref_params(int learner, unsigned int warmup)
 {
@@ -598,14 +599,15 @@ START_TEST(model_files)
 	ck_assert_int_eq(epoch_step(&t, &e, x, 11, &o2), 0);
 	ck_assert_uint_eq(o2.arm, o.arm);
 
-	/* a loaded model learns on with the loading agent's forget */
+	/* a loaded model learns on as the loading agent is configured */
 	bandit_params_default(&bp);
-	ck_assert(bp.forget == 1);	/* what s saved with */
+	ck_assert(bp.forget == 1 && bp.alpha == 1);	/* what s saved with */
 	bp.forget = 0.5;
+	bp.alpha = 2.5;
 	ck_assert_int_eq(epoch_init(&u, &p, NULL, &bp), 0);
 	ck_assert_int_eq(epoch_model_load(&u, path, err, sizeof(err)), 0);
 	bandit_get_params(u.b, &bp);
-	ck_assert(bp.forget == 0.5);
+	ck_assert(bp.forget == 0.5 && bp.alpha == 2.5);
 	epoch_free(&u);
 
 	/* another kind: refused, the file stays, t keeps its learner */
@@ -647,6 +649,18 @@ START_TEST(model_files)
 	ck_assert_int_eq(epoch_model_load(&t, path, err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(stat(path, &st), -1);
 	ck_assert_uint_eq(t.updates, 9);	/* kept its own */
+	/*
+	 * A sound file whose learner record this agent cannot read (a newer
+	 * agent's): moved aside too, so that the next save loses nothing.
+	 */
+	ck_assert_int_eq(modelfile_save(path, EPOCH_MODEL_VERSION, "record?", 7,
+					err, sizeof(err)), 0);
+	ck_assert_int_eq(epoch_model_load(&t, path, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "learner record unreadable"));
+	ck_assert_ptr_nonnull(strstr(err, "; moved to "));
+	ck_assert_int_eq(stat(path, &st), -1);
+	ck_assert_uint_eq(t.updates, 9);
+
 	/* the heuristic has nothing to save */
 	epoch_free(&u);
 	p.learner = CONFIG_LEARNER_HEURISTIC;
