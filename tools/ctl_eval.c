@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "actions.h"
+#include "bandit.h"
 #include "ctl.h"
 #include "ctl_out.h"
 #include "dlog.h"
@@ -52,11 +53,16 @@ static int read_log(const char *path, struct log *g)
 		ret = dlog_reader_next(r, &g->rec[g->n]);
 		if (ret <= 0)
 			break;
+		/* no learner has that many arms: a damaged line */
+		if (g->rec[g->n].action >= BANDIT_KMAX) {
+			g->malformed++;
+			continue;
+		}
 		if (g->rec[g->n].action + 1 > g->nactions)
 			g->nactions = g->rec[g->n].action + 1;
 		g->n++;
 	}
-	g->malformed = dlog_reader_malformed(r);
+	g->malformed += dlog_reader_malformed(r);
 	dlog_reader_close(r);
 	if (ret < 0)
 		return ret;
@@ -141,9 +147,15 @@ static int report(const struct ctl *c, const char *path, struct log *g)
 	mean = calloc(g->nactions, sizeof(*mean));
 	o = json_object_new_object();
 	arms = json_object_new_array();
-	if (!mean || !o || !arms ||
-	    ope_fit_action_means(g->s, g->n, g->nactions, mean))
+	if (!mean || !o || !arms) {
+		fprintf(stderr, "indigoctl: eval: out of memory\n");
 		goto out;
+	}
+	if (ope_fit_action_means(g->s, g->n, g->nactions, mean)) {
+		fprintf(stderr, "indigoctl: eval: %s: the decisions cannot be fitted\n",
+			path);
+		goto out;
+	}
 	for (i = 0; i < g->n; i++)
 		sum += g->s[i].reward;
 	ctl_add_str(o, "log", path);

@@ -166,7 +166,7 @@ int ctl_stats(const struct ctl *c)
 
 struct watch {
 	const struct ctl *c;
-	long epochs;
+	unsigned long epochs;
 };
 
 /* One format per output kind (0: people, 1: JSON lines), same arguments. */
@@ -220,10 +220,22 @@ int ctl_watch(const struct ctl *c, int argc, char **argv)
 	const struct modlink_events ev = {
 		.epoch = print_epoch, .cands = print_cands, .arg = &w,
 	};
-	long limit = argc > 0 ? atol(argv[0]) : 0;
+	struct indigo_policy pol;
 	struct modlink *l;
+	unsigned long limit = 0;
+	char *end;
+	u64 gen;
 	int err;
 
+	if (argc > 0) {
+		errno = 0;
+		limit = strtoul(argv[0], &end, 10);
+		if (errno || end == argv[0] || *end || argv[0][0] == '-') {
+			fprintf(stderr, "indigoctl: watch: EPOCHS is a count, not \"%s\"\n",
+				argv[0]);
+			return 2;
+		}
+	}
 	if (ctl_connect(&l))
 		return 1;
 	err = modlink_subscribe(l);
@@ -235,6 +247,9 @@ int ctl_watch(const struct ctl *c, int argc, char **argv)
 		}
 		if (err > 0)
 			err = 0;
+		/* a quiet second: is the module still there? (an unload is silent) */
+		else if (!err)
+			err = modlink_get_policy(l, &pol, &gen);
 	}
 	if (err)
 		ctl_fail("watch", err, l);

@@ -24,6 +24,8 @@ awk 'BEGIN {
 			i, 1700000000 + i, rand(), a, 1 / 18, r
 	}
 	print "not json"
+	# sound JSON, but an arm no learner has
+	print "{\"epoch\":5000,\"ts\":1700005000,\"context\":[1,0.5],\"action\":4294967295,\"propensity\":0.5,\"reward\":1,\"learner\":\"thompson\"}"
 }' >"$dir/log.jsonl"
 
 "$ctl" --json eval "$dir/log.jsonl" >"$dir/out.json"
@@ -39,7 +41,7 @@ near "$d3" 1 && pass eval-finds-best-arm || fail eval-finds-best-arm "arm 3 dr $
 near "$d0" 0 && pass eval-other-arm || fail eval-other-arm "arm 0 dr $d0"
 grep -Eq '"thresholds": *"fill"' "$dir/out.json" && pass eval-names-fill ||
 	fail eval-names-fill "no arm named fill"
-grep -q '"malformed_lines":1' "$dir/out.json" && pass eval-counts-malformed ||
+grep -q '"malformed_lines":2' "$dir/out.json" && pass eval-counts-malformed ||
 	fail eval-counts-malformed "$(grep malformed "$dir/out.json")"
 "$ctl" eval "$dir/log.jsonl" | grep -q '^records 5000$' && pass eval-human ||
 	fail eval-human "no 'records 5000' line"
@@ -76,6 +78,7 @@ else
 fi
 refused not-root 'status: needs root' setpriv --reuid=65534 --regid=65534 --clear-groups "$ctl" status
 refused bad-usage 'usage' "$ctl" frobnicate
+refused bad-count 'EPOCHS is a count, not "3x"' "$ctl" watch 3x
 
 echo "indigoctl: $failed failed"
 exit $failed

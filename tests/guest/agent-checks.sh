@@ -64,11 +64,23 @@ for _ in $(seq 30); do
 	[ "$(grep -c 'connected to the module' /tmp/agent.log)" -ge 3 ] && break
 	sleep 0.5
 done
+indigoctl watch >/dev/null 2>/tmp/watch.err &
+W=$!
 kill -STOP $AG
 sleep 2		# some 200 epochs queue on its socket
 rmmod indigo
 kill -CONT $AG
 sleep 3
+# and a watcher notices that the module went, and says so
+if kill -0 $W 2>/dev/null; then
+	fail watch-notices-unload "still watching"
+	kill $W
+else
+	wait $W
+	rc=$?
+	[ $rc = 1 ] && [ -s /tmp/watch.err ] && pass watch-notices-unload ||
+		fail watch-notices-unload "rc $rc: $(cat /tmp/watch.err)"
+fi
 kill -0 $AG 2>/dev/null && pass unload-mid-batch ||
 	{ fail unload-mid-batch "the agent died"; tail -n 5 /tmp/agent.log; }
 insmod $KO epoch_ms=500
