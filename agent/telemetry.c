@@ -63,6 +63,9 @@ static void write_metrics(const struct daemon *d)
 		"# HELP indigod_set_policy_errors_total Failed policy sets.\n"
 		"# TYPE indigod_set_policy_errors_total counter\n"
 		"indigod_set_policy_errors_total %" PRIu64 "\n"
+		"# HELP indigod_decision_log_errors_total Decisions not logged (only the first is in the journal).\n"
+		"# TYPE indigod_decision_log_errors_total counter\n"
+		"indigod_decision_log_errors_total %" PRIu64 "\n"
 		"# HELP indigod_reward_seconds Reward of the last complete epoch.\n"
 		"# TYPE indigod_reward_seconds gauge\n"
 		"indigod_reward_seconds %.9g\n"
@@ -70,7 +73,7 @@ static void write_metrics(const struct daemon *d)
 		"# TYPE indigod_learner_updates gauge\n"
 		"indigod_learner_updates %" PRIu64 "\n",
 		d->epochs, d->enobufs, d->reconnects, d->set_errors,
-		d->last_reward, d->have_es ? d->es.updates : 0);
+		d->log_errors, d->last_reward, d->have_es ? d->es.updates : 0);
 	if (fclose(f) || rename(tmp, d->cfg.agent.metrics_path))
 		unlink(tmp);
 }

@@ -35,7 +35,8 @@ head -n 2 /tmp/decisions.jsonl
 m=$(mode)
 case "$m" in gate | deny) pass policy-set ;; *) fail policy-set "mode $m" ;; esac
 indigoctl policy | grep -q "mode" && pass indigoctl-policy || fail indigoctl-policy "$(indigoctl policy 2>&1)"
-grep -q '^indigod_epochs_total [1-9]' /tmp/metrics.prom && pass metrics ||
+grep -q '^indigod_epochs_total [1-9]' /tmp/metrics.prom &&
+	grep -q '^indigod_decision_log_errors_total 0$' /tmp/metrics.prom && pass metrics ||
 	fail metrics "$(cat /tmp/metrics.prom 2>&1 | head -n 3)"
 nz=$(grep -cE '"reward":(-|[1-9]|0\.)' /tmp/decisions.jsonl)
 grep -oE '"action":[0-9]+,"propensity":[^,]*,"reward":[^,]*' /tmp/decisions.jsonl | head -n 12
