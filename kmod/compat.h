@@ -5,25 +5,33 @@
  *
  * The hinting-fault hook is a return probe on the function that decides
  * where a NUMA-hinting fault's page should go: it returns the target node,
- * or NUMA_NO_NODE for "stay". Its first argument is the page (up to 6.x) or
- * the folio (later), whose first member is that page; its second is the VMA,
- * or (from 6.11, numa_migrate_check; mpol_misplaced from 6.8) the vm_fault,
- * whose first member is the VMA; its third is the faulting address.
+ * or NUMA_NO_NODE for "stay". Its first argument is the page (6.1) or the
+ * folio (later), whose first member is that page; its third is the faulting
+ * address. Its second is the VMA up to 6.9, and from 6.10 the vm_fault,
+ * whose member vma is the VMA: 6.10 made numa_migrate_prep() and
+ * mpol_misplaced() take the vm_fault, and 6.11 renamed the former
+ * numa_migrate_check().
  */
 #ifndef _INDIGO_COMPAT_H
 #define _INDIGO_COMPAT_H
 
 #include <linux/mm.h>
+#include <linux/version.h>
 
 struct indigo_hook_site {
 	const char *symbol;
 	bool arg1_is_vmf;
 };
 
+/* numa_migrate_prep() takes the vm_fault from 6.10 */
+#define INDIGO_PREP_TAKES_VMF						\
+	(LINUX_VERSION_MAJOR > 6 ||					\
+	 (LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL >= 10))
+
 /* Tried in order; the first that registers is used. */
 static const struct indigo_hook_site indigo_hook_sites[] = {
-	{ "numa_migrate_check", true },		/* 6.11+ */
-	{ "numa_migrate_prep", false },		/* up to 6.10 */
+	{ "numa_migrate_check", true },			/* 6.11+ */
+	{ "numa_migrate_prep", INDIGO_PREP_TAKES_VMF },	/* up to 6.10 */
 };
 
 static inline struct vm_area_struct *

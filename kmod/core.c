@@ -178,15 +178,22 @@ void indigo_hist_add(struct indigo_hist *h, u32 v)
 
 u32 indigo_hist_quantile(const struct indigo_hist *h, unsigned int pct)
 {
-	u64 want, seen = 0;
+	u64 want, n = 0, seen = 0;
 	unsigned int i;
 
-	if (!h->total)
+	/*
+	 * Rank against the counts' own sum, not h->total: a histogram summed
+	 * from per-CPU ones without locks can have a total that the counts
+	 * do not reach yet, and no bucket would ever hold the rank.
+	 */
+	for (i = 0; i < INDIGO_HIST_BUCKETS; i++)
+		n += h->count[i];
+	if (!n)
 		return 0;
 	if (pct > 100)
 		pct = 100;
 	/* smallest bucket holding at least pct % of the samples */
-	want = core_div_u64(h->total * pct + 99, 100);
+	want = core_div_u64(n * pct + 99, 100);
 	if (!want)
 		want = 1;
 	for (i = 0; i < INDIGO_HIST_BUCKETS; i++) {

@@ -89,7 +89,12 @@ const char *indigo_mode_name(int mode);
 /* Returns the enum indigo_mode of @name, or -1. */
 int indigo_mode_parse(const char *name);
 
-/* Log2 histogram: bucket i counts values v with fls(v) == i. */
+/*
+ * Log2 histogram: bucket i counts values v with fls(v) == i. @total counts
+ * the samples added; in a copy read without locks (per-CPU histograms while
+ * their CPUs add) it can disagree with the sum of @count, so quantiles use
+ * only @count.
+ */
 #define INDIGO_HIST_BUCKETS 33
 struct indigo_hist {
 	u64 count[INDIGO_HIST_BUCKETS];
@@ -97,7 +102,10 @@ struct indigo_hist {
 };
 
 void indigo_hist_add(struct indigo_hist *h, u32 v);
-/* Upper bound of the bucket holding quantile @pct (0..100); 0 if empty. */
+/*
+ * Upper bound of the bucket holding quantile @pct (0..100) of the samples
+ * in @h->count; 0 if the counts are all 0.
+ */
 u32 indigo_hist_quantile(const struct indigo_hist *h, unsigned int pct);
 void indigo_hist_merge(struct indigo_hist *dst, const struct indigo_hist *src);
 

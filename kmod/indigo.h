@@ -126,6 +126,8 @@ const char *indigo_hook_symbol(void);
 
 /* netlink.c */
 int indigo_genl_init(void);
+/* Far nodes that one INDIGO_A_NODES nest can hold (606 on x86) */
+u32 indigo_genl_nodes_max(void);
 /*
  * Sends @n synthetic candidates (pid 0, epoch U64_MAX) through the real
  * path, for measuring what listeners can take; counts the batches that did

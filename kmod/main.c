@@ -4,9 +4,10 @@
  * telemetry to the agent.
  *
  * Load order makes every part ready before the fault path can reach it:
- * state, debugfs, netlink, epoch worker, and the probes last. Unload runs
- * in reverse, so no probe fires into freed state. The module loads in
- * observe mode: loading it alone changes no placement.
+ * state, netlink, debugfs (its "emit" file sends on the netlink family),
+ * epoch worker, and the probes last. Unload runs in reverse, so no probe
+ * fires into freed state. The module loads in observe mode: loading it
+ * alone changes no placement.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,6 +38,11 @@ static struct indigo_node_stats *ep_prev, *ep_now, *ep_delta;
 static struct indigo_hist ep_rate_prev, ep_burst_prev;
 static struct indigo_cand *ep_cands;
 
+/*
+ * This epoch's part of the running sums. They are read without locks while
+ * faults add, so a delta's total may differ from its counts' sum; the
+ * quantiles use only the counts.
+ */
 static void hist_delta(struct indigo_hist *now, struct indigo_hist *prev)
 {
 	struct indigo_hist cur = *now;
@@ -116,6 +122,8 @@ static int check_params(void)
 	/* every shard needs one probe window */
 	const u32 pages_min = INDIGO_SHARDS * INDIGO_TABLE_PROBE;
 	const u32 pages_max = BIT(26);
+	u32 nfar;
+	int err;
 
 	if (max_pages < pages_min || max_pages > pages_max) {
 		pr_err("max_pages=%u out of range %u-%u\n", max_pages,
@@ -130,7 +138,17 @@ static int check_params(void)
 		pr_err("cand_max=%u out of range 16-65536\n", cand_max);
 		return -EINVAL;
 	}
-	return parse_far_nodes();
+	err = parse_far_nodes();
+	if (err)
+		return err;
+	/* each far node has a row in one netlink attribute (64 KiB at most) */
+	nfar = nodes_weight(indigo.far);
+	if (nfar > indigo_genl_nodes_max()) {
+		pr_err("%u far nodes: at most %u can be reported; name them with far_nodes=\n",
+		       nfar, indigo_genl_nodes_max());
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static void epoch_free(void)
@@ -167,10 +185,10 @@ static int __init indigo_init(void)
 	err = epoch_alloc();
 	if (err)
 		goto err_state;
-	indigo_debugfs_init();
 	err = indigo_genl_init();
 	if (err)
-		goto err_debugfs;
+		goto err_epoch;
+	indigo_debugfs_init();
 	INIT_DELAYED_WORK(&indigo.epoch_work, epoch_work);
 	schedule_delayed_work(&indigo.epoch_work, msecs_to_jiffies(epoch_ms));
 	err = indigo_hook_init();
@@ -183,9 +201,9 @@ static int __init indigo_init(void)
 
 err_work:
 	cancel_delayed_work_sync(&indigo.epoch_work);
-	indigo_genl_exit();
-err_debugfs:
 	indigo_debugfs_exit();
+	indigo_genl_exit();
+err_epoch:
 	epoch_free();
 err_state:
 	indigo_state_free();
@@ -196,8 +214,8 @@ static void __exit indigo_exit(void)
 {
 	indigo_hook_exit();
 	cancel_delayed_work_sync(&indigo.epoch_work);
-	indigo_genl_exit();
 	indigo_debugfs_exit();
+	indigo_genl_exit();
 	epoch_free();
 	/* kfree_rcu'd policies of earlier sets must be gone first */
 	rcu_barrier();

@@ -95,6 +95,30 @@ static int put_node(struct sk_buff *skb, int nid,
 	return 0;
 }
 
+/* One INDIGO_A_NODE nest: its header, the node id and eight u64 counters */
+static size_t node_nla_size(void)
+{
+	return nla_total_size(0) + nla_total_size(sizeof(u32)) +
+	       (INDIGO_NODE_A_EVICTIONS - INDIGO_NODE_A_ID) *
+	       nla_total_size_64bit(sizeof(u64));
+}
+
+/*
+ * A message with INDIGO_A_NODES: NLMSG_GOODSIZE is ample for the other
+ * attributes, the nodes get room of their own (108 bytes each on x86).
+ */
+static size_t nodes_msg_size(void)
+{
+	return NLMSG_GOODSIZE + nla_total_size(0) +
+	       nodes_weight(indigo.far) * node_nla_size();
+}
+
+u32 indigo_genl_nodes_max(void)
+{
+	/* nla_len is a u16: the INDIGO_A_NODES nest holds at most 64 KiB */
+	return (U16_MAX - nla_total_size(0)) / node_nla_size();
+}
+
 static int put_nodes(struct sk_buff *skb, const struct indigo_node_stats *s)
 {
 	struct nlattr *nest = nla_nest_start(skb, INDIGO_A_NODES);
@@ -133,10 +157,10 @@ out:
 	return err;
 }
 
-static int reply(struct genl_info *info, u8 cmd,
+static int reply(struct genl_info *info, u8 cmd, size_t size,
 		 int (*fill)(struct sk_buff *skb))
 {
-	struct sk_buff *skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	struct sk_buff *skb = genlmsg_new(size, GFP_KERNEL);
 	void *hdr;
 	int err;
 
@@ -158,12 +182,12 @@ static int reply(struct genl_info *info, u8 cmd,
 
 static int indigo_get_policy(struct sk_buff *skb, struct genl_info *info)
 {
-	return reply(info, INDIGO_CMD_GET_POLICY, put_policy);
+	return reply(info, INDIGO_CMD_GET_POLICY, NLMSG_GOODSIZE, put_policy);
 }
 
 static int indigo_get_stats(struct sk_buff *skb, struct genl_info *info)
 {
-	return reply(info, INDIGO_CMD_GET_STATS, put_stats);
+	return reply(info, INDIGO_CMD_GET_STATS, nodes_msg_size(), put_stats);
 }
 
 static int indigo_set_policy(struct sk_buff *skb, struct genl_info *info)
@@ -210,7 +234,7 @@ static int indigo_set_policy(struct sk_buff *skb, struct genl_info *info)
 	err = indigo_policy_set(&p, &gen);
 	if (err)
 		return err;
-	return reply(info, INDIGO_CMD_SET_POLICY, put_policy);
+	return reply(info, INDIGO_CMD_SET_POLICY, NLMSG_GOODSIZE, put_policy);
 }
 
 static const struct genl_small_ops indigo_ops[] = {
@@ -267,7 +291,7 @@ static void send_epoch(u64 seq, u32 epoch_ms,
 		       const struct indigo_hist *rate,
 		       const struct indigo_hist *burst)
 {
-	struct sk_buff *skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	struct sk_buff *skb = genlmsg_new(nodes_msg_size(), GFP_KERNEL);
 	void *hdr;
 	int err;
 
