@@ -39,7 +39,11 @@ static __always_inline __u32 sens_of(struct ns_ca *ca)
 	struct ns_policy *pol = bpf_map_lookup_elem(&ns_policy, &cgid);
 
 	/* an insensitive cgroup's c is 0: only the flag tells it from unset */
-	return pol && (pol->flags & NS_POLICY_SENS) ? pol->sens_milli : 1000;
+	if (!pol || !(pol->flags & NS_POLICY_SENS))
+		return 1000;
+	/* bounded: 2000 + c must not wrap (the map takes any writer's) */
+	return pol->sens_milli < NS_SENS_MAX_MILLI ? pol->sens_milli :
+						     NS_SENS_MAX_MILLI;
 }
 
 SEC("struct_ops/ns_init")
@@ -97,6 +101,12 @@ void BPF_PROG(ns_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 		return;
 	mdf = (__u64)beta_max_milli * 2000 / (2000 + ca->sens_milli);
 	cut = mdf * (ca->delay_us - target) / ca->delay_us;
+	/* never past the largest cut, nor the whole window: a cut over 1000
+	 * would take it below zero, to some 4e9 segments */
+	if (cut > beta_max_milli)
+		cut = beta_max_milli;
+	if (cut > 1000)
+		cut = 1000;
 	cwnd -= cwnd * cut / 1000;
 	tp->snd_cwnd = cwnd > 2 ? cwnd : 2;
 	tp->snd_ssthresh = tp->snd_cwnd;

@@ -93,6 +93,28 @@ static __always_inline __u32 paced_clamp(__u64 share_Bps, __u32 rtt_min_us,
 	return segs < 0x7fffffff ? segs : 0x7fffffff;
 }
 
+/*
+ * SO_MAX_PACING_RATE at the flow's share of @rate_Bps, returned; with no
+ * rate, lifted only where Netscope set it: an application's own limit
+ * (iperf3 --fq-rate) is not Netscope's to remove.
+ */
+static __u32 set_pacing(struct bpf_sock_ops *skops, struct ns_flow *fl,
+			const struct ns_cg_stats *st, __u32 rate_Bps)
+{
+	/* small flows (requests, control connections) do not dilute the bulk
+	 * ones' shares */
+	__s64 n = fl->bulk && st->bulk_flows > 0 ? st->bulk_flows : 1;
+	int val = ~0;
+
+	if (!rate_Bps && !fl->paced)
+		return 0;
+	if (rate_Bps)
+		val = rate_Bps / n;
+	bpf_setsockopt(skops, SOL_SOCKET, SO_MAX_PACING_RATE, &val, sizeof(val));
+	fl->paced = !!rate_Bps;
+	return rate_Bps ? val : 0;
+}
+
 static void apply_policy(struct bpf_sock_ops *skops, struct ns_flow *fl,
 			 const struct ns_cg_stats *st)
 {
@@ -100,7 +122,7 @@ static void apply_policy(struct bpf_sock_ops *skops, struct ns_flow *fl,
 	__u32 rtt_min = skops->rtt_min, mss = skops->mss_cache;
 	char cur[NS_CC_NAME_MAX] = {};
 	struct ns_policy *pol;
-	__u32 clamp;
+	__u32 clamp, share;
 	int val;
 
 	pol = bpf_map_lookup_elem(&ns_policy, &fl->cgid);
@@ -113,20 +135,18 @@ static void apply_policy(struct bpf_sock_ops *skops, struct ns_flow *fl,
 	     !cc_is(cur, pol->cc)))
 		bpf_setsockopt(skops, SOL_TCP, TCP_CONGESTION, pol->cc,
 			       sizeof(pol->cc));
-	val = ~0;
-	if (pol->rate_Bps) {
-		/* small flows (requests, control connections) do not dilute
-		 * the bulk ones' shares */
-		__s64 n = fl->bulk && st->bulk_flows > 0 ? st->bulk_flows : 1;
-
-		val = pol->rate_Bps / n;
-	}
-	bpf_setsockopt(skops, SOL_SOCKET, SO_MAX_PACING_RATE, &val, sizeof(val));
+	share = set_pacing(skops, fl, st, pol->rate_Bps);
 	/* from the start: the kernel does not shrink a window to a new clamp,
 	 * it only stops its growth (the initial window, 10, stays) */
 	clamp = pol->cwnd_clamp;
-	if (!clamp && pol->rate_Bps)
-		clamp = paced_clamp((__u32)val, rtt_min, mss);
+	if (!clamp && pol->rate_Bps) {
+		/* no RTT sample yet (~0U): its bandwidth-delay product is
+		 * unknown, so the clamp waits for the first RTT callback */
+		if (rtt_min == ~0U)
+			fl->gen = 0;
+		else
+			clamp = paced_clamp(share, rtt_min, mss);
+	}
 	/* a clamp no longer wanted is lifted (the kernel's default is ~0) */
 	if (!clamp && fl->clamp)
 		clamp = 0x7fffffff;
@@ -146,7 +166,10 @@ static void on_established(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 
 	fl = bpf_sk_storage_get(&ns_flows, sk, NULL,
 				BPF_SK_STORAGE_GET_F_CREATE);
-	if (!fl)
+	/* counted already: the program runs once for each attachment on the
+	 * socket's cgroup path (nested cgroups, indigod and indigo-netscope
+	 * both), and on_state() uncounts a flow once */
+	if (!fl || fl->live)
 		return;
 	fl->cgid = ns_sk_cgid(&tp->inet_conn.icsk_inet.sk);
 	fl->acked = skops->bytes_acked;

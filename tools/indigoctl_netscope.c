@@ -6,16 +6,16 @@
  *   indigoctl [--json] netscope [--json]     one row per cgroup (text: after
  *       a line on the shared link, as the controller last measured it)
  *   indigoctl netscope set CGROUP KEY=VALUE...
- *       cc=NAME rate_mbit=N clamp=SEGMENTS sens=C: a fixed policy that the
- *       controller leaves alone
- *   indigoctl netscope clear CGROUP          hands the cgroup back
+ *       cc=NAME rate_mbit=N clamp=SEGMENTS sens=C (0 to 1000): a fixed
+ *       policy that the controller leaves alone
+ *   indigoctl netscope clear CGROUP          hands the cgroup back: a
+ *       neutral policy, which its flows apply (lifting what was set)
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <bpf/bpf.h>
 
 #include "indigoctl_netscope.h"
 #include "ns_link.h"
@@ -27,7 +27,7 @@ static int usage(void)
 		"usage: indigoctl netscope [--json]\n"
 		"       indigoctl netscope set CGROUP KEY=VALUE...\n"
 		"       indigoctl netscope clear CGROUP\n"
-		"keys: cc=NAME rate_mbit=N (0: unpaced) clamp=SEGMENTS sens=C\n");
+		"keys: cc=NAME rate_mbit=N (0: unpaced) clamp=SEGMENTS sens=C (0-1000)\n");
 	return 2;
 }
 
@@ -189,14 +189,14 @@ static int cmd_show(const struct ns_maps *m, int json)
 	return ret == -ENOENT ? 0 : fail("ns_cg_stats", ret);
 }
 
-static int parse_u32(const char *s, double scale, uint32_t *v)
+static int parse_u32(const char *s, double scale, uint32_t max, uint32_t *v)
 {
 	char *end;
 	double d;
 
 	errno = 0;
 	d = strtod(s, &end);
-	if (end == s || *end || errno || !(d >= 0) || d * scale > UINT32_MAX)
+	if (end == s || *end || errno || !(d >= 0) || d * scale > max)
 		return -EINVAL;
 	*v = d * scale;
 	return 0;
@@ -230,11 +230,12 @@ static int cmd_set(const struct ns_maps *m, int argc, char **argv)
 		else if (!strncmp(argv[i], "cc=", 3))
 			ret = set_cc(p.cc, v + 1);
 		else if (!strncmp(argv[i], "rate_mbit=", 10))
-			ret = parse_u32(v + 1, 1e6 / 8, &p.rate_Bps);
+			ret = parse_u32(v + 1, 1e6 / 8, UINT32_MAX, &p.rate_Bps);
 		else if (!strncmp(argv[i], "clamp=", 6))
-			ret = parse_u32(v + 1, 1, &p.cwnd_clamp);
+			ret = parse_u32(v + 1, 1, UINT32_MAX, &p.cwnd_clamp);
 		else if (!strncmp(argv[i], "sens=", 5)) {
-			ret = parse_u32(v + 1, 1000, &p.sens_milli);
+			/* as indigo-netscope --sens */
+			ret = parse_u32(v + 1, 1000, NS_SENS_MAX_MILLI, &p.sens_milli);
 			p.flags |= NS_POLICY_SENS;
 		}
 		if (ret) {
@@ -247,17 +248,17 @@ static int cmd_set(const struct ns_maps *m, int argc, char **argv)
 	return ret ? fail("ns_policy", ret) : 0;
 }
 
+/* A neutral policy, not a deleted one: its flows lift what the fixed one
+ * set, and the next policy's generation is one they have not applied. */
 static int cmd_clear(const struct ns_maps *m, const char *cgroup)
 {
 	uint64_t cgid;
 	int ret;
 
 	ret = ns_cgroup_id(cgroup, &cgid);
-	if (ret)
-		return fail(cgroup, ret);
-	if (bpf_map_delete_elem(m->policy, &cgid))
-		return fail(cgroup, -errno);
-	return 0;
+	if (!ret)
+		ret = ns_policy_neutral(m, cgid);
+	return ret ? fail(cgroup, ret) : 0;
 }
 
 int indigoctl_netscope(bool json, int argc, char **argv)

@@ -99,6 +99,14 @@ int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 	a->maps.policy = ns_loader_map_fd(a->ld, NS_MAP_POLICY);
 	a->maps.ctrl = ns_loader_map_fd(a->ld, NS_MAP_CTRL);
 	a->maps.link = ns_loader_map_fd(a->ld, NS_MAP_LINK);
+	/* the pinned map outlives controllers: what a killed one (or one
+	 * with other apps) set must not hold here, even measuring only */
+	ret = ns_policy_release(&a->maps);
+	if (ret) {
+		*why = "releasing the last controller's ns_policy entries";
+		ns_agent_stop(a);
+		return ret;
+	}
 	/* a congestion control that did not register cannot be chosen */
 	if (!strcmp(a->o.cc, NS_CC_NAME) && ns_loader_cc_status(a->ld))
 		a->o.cc[0] = '\0';
@@ -136,7 +144,7 @@ static int publish(struct ns_agent *a, struct ns_ctl_app *c)
 	memcpy(pol.cc, a->o.cc, sizeof(pol.cc));
 	pol.rate_Bps = ns_app_pacing(&c->app, c->use_Bps);
 	c->paced_Bps = pol.rate_Bps;
-	pol.sens_milli = c->app.c * 1000;
+	pol.sens_milli = fmin(c->app.c * 1000, NS_SENS_MAX_MILLI);
 	pol.flags |= NS_POLICY_SENS;
 	/* an unchanged policy would only make every flow re-apply it */
 	if (!memcmp(pol.cc, old.cc, sizeof(pol.cc)) && pol.gen &&
@@ -303,6 +311,9 @@ void ns_agent_stop(struct ns_agent *a)
 		return;
 	if (a->cgroot_fd >= 0)
 		close(a->cgroot_fd);
+	/* flows lift what it set at their next callback (of this program, a
+	 * restarted one's or another agent's: the links go next) */
+	ns_policy_release(&a->maps);
 	ns_loader_close(a->ld);
 	free(a);
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -81,6 +82,48 @@ int ns_policy_put(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p)
 	if (!p->gen)		/* 0 means "never applied" to the flows */
 		p->gen = 1;
 	return bpf_map_update_elem(m->policy, &cgid, p, BPF_ANY) ? -errno : 0;
+}
+
+static bool is_neutral(const struct ns_policy *p)
+{
+	const struct ns_policy zero = { .gen = p->gen };
+
+	return !memcmp(p, &zero, sizeof(zero));
+}
+
+int ns_policy_neutral(const struct ns_maps *m, uint64_t cgid)
+{
+	struct ns_policy p;
+	int ret = ns_policy_get(m, cgid, &p);
+
+	if (ret)
+		return ret;
+	memset(&p, 0, sizeof(p));
+	return ns_policy_put(m, cgid, &p);
+}
+
+int ns_policy_release(const struct ns_maps *m)
+{
+	/* the keys first: an updated hash entry moves to the head of its
+	 * bucket, where a walk could meet it again */
+	uint64_t keys[NS_CGROUPS_MAX], key;
+	struct ns_policy p;
+	int n = 0, i, ret, first = 0;
+
+	for (ret = bpf_map_get_next_key(m->policy, NULL, &key);
+	     !ret && n < NS_CGROUPS_MAX;
+	     ret = bpf_map_get_next_key(m->policy, &key, &key))
+		keys[n++] = key;
+	for (i = 0; i < n; i++) {
+		/* gone meanwhile (its cgroup forgotten): nothing to release */
+		if (ns_policy_get(m, keys[i], &p) || p.flags & NS_POLICY_FIXED ||
+		    is_neutral(&p))
+			continue;
+		ret = ns_policy_neutral(m, keys[i]);
+		if (ret && !first)
+			first = ret;
+	}
+	return first;
 }
 
 int ns_ctrl_put(const struct ns_maps *m, uint64_t cgid, const struct ns_ctrl *c)

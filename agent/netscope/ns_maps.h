@@ -26,6 +26,13 @@ int ns_policy_get(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p);
 int ns_ctrl_get(const struct ns_maps *m, uint64_t cgid, struct ns_ctrl *c);
 /* Stores @p with the next generation, so that flows apply it. */
 int ns_policy_put(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p);
+/* Replaces the cgroup's policy with a neutral one (all zero: its flows lift
+ * what Netscope set), at the next generation: 0, -ENOENT when it has
+ * none, or -errno. */
+int ns_policy_neutral(const struct ns_maps *m, uint64_t cgid);
+/* Makes every policy that is not NS_POLICY_FIXED neutral: the
+ * controller's, so that none outlives it. 0 or the first -errno. */
+int ns_policy_release(const struct ns_maps *m);
 int ns_ctrl_put(const struct ns_maps *m, uint64_t cgid, const struct ns_ctrl *c);
 int ns_link_view_get(const struct ns_maps *m, struct ns_link_view *v);
 int ns_link_view_put(const struct ns_maps *m, const struct ns_link_view *v);

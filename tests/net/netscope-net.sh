@@ -5,19 +5,28 @@
 # across a tbf bottleneck (tests/net/netscope-lib.sh). Checks:
 #   1. maps pinned under /sys/fs/bpf/indigo with BTF (bpftool names fields)
 #   2. the link's queue as the controller measures it (indigoctl, ns_link);
-#      a flow's cgroup shows RTT aggregates and flow counts; a request/
-#      response flow counts turns, and its progress is counted in them
+#      a flow's cgroup shows RTT aggregates and flow counts (each flow
+#      once, under nested attachments too); a request/response flow counts
+#      turns, and its progress is counted in them
 #   3. a pacing rate set in the policy holds a bulk flow within +-15 %,
-#      its window clamped near its share's bandwidth-delay product
-#   4. ss -ti shows the congestion control the policy chose
+#      its window clamped near its share's bandwidth-delay product; a
+#      policy set after a clear reaches running flows; a policy without a
+#      rate leaves an application's own pacing limit
+#   4. ss -ti shows the congestion control the policy chose; a paced flow
+#      established without an RTT sample gets its clamp from its first one
 #   5. the "netscope" CC registers, carries a transfer within the window
-#      clamp, and unregisters
+#      clamp, and unregisters; a sensitivity is bounded (indigoctl, and
+#      the CC for one written into the map by anyone)
 #   6. a restarted agent keeps the pinned state; after kill -9 the next
 #      one registers the CC again
 #   7. under induced congestion the controller, having estimated each
 #      cgroup's sensitivity online, cuts the insensitive one's rate before
 #      the sensitive one's
 #   8. indigod runs all this from its [netscope] config section
+#   9. no policy outlives the controller that set it: a restarted agent
+#      (even --observe) neutralizes a killed one's, which running flows
+#      then lift, and a stopped controller leaves neutral ones; fixed
+#      policies stay
 # Needs root, iperf3, redis-server, redis-benchmark, jq, bpftool.
 # Everything it made goes on exit.
 set -euo pipefail
@@ -75,10 +84,11 @@ flow_ccs() {
 		awk '{print $(NF-1)}' | sort -u
 }
 
-# the congestion window of the one of A's established flows to B's port
-# 5201 that has sent the most (iperf3's data flow, not its control one)
+# the congestion window of the one of NETNS's (A's) established flows
+# matching FILTER (to B's port 5201) that has sent the most (iperf3's data
+# flow, not its control one)
 flow_cwnd() {
-	ip netns exec "$NS_A" ss -tin state established "dport = :5201" |
+	ip netns exec "${1:-$NS_A}" ss -tin state established "${2:-dport = :5201}" |
 		awk '/cwnd:/ { c = s = 0
 			for (i = 1; i <= NF; i++) {
 				if ($i ~ /^cwnd:/) c = substr($i, 6)
@@ -86,6 +96,20 @@ flow_cwnd() {
 			}
 			if (s + 0 >= best) { best = s + 0; cwnd = c } }
 			END { print cwnd }'
+}
+
+# the SO_MAX_PACING_RATE (bit/s, 0: none) of the one of A's established
+# flows to B's port $1 (5201) that has sent the most
+flow_max_pacing() {
+	ip netns exec "$NS_A" ss -tin state established "dport = :${1:-5201}" |
+		awk '/cwnd:/ { m = s = 0
+			for (i = 1; i <= NF; i++) {
+				if ($i == "pacing_rate" && split($(i + 1), r, "/") == 2)
+					m = r[2] + 0
+				if ($i ~ /^bytes_sent:/) s = substr($i, 12)
+			}
+			if (s + 0 >= best) { best = s + 0; max = m } }
+			END { print max + 0 }'
 }
 
 # a bulk flow of $1 for $2 s, read 2 s in: sets ccs, cwnd and bps
@@ -99,13 +123,41 @@ bulk_sampled() {
 	rm -f "$LOG.bps"
 }
 
+# le BYTES VALUE: VALUE as BYTES little-endian hex bytes, for bpftool
+le() {
+	printf "%0$(($1 * 2))x" "$2" | sed 's/../& /g' |
+		awk '{ for (i = NF; i > 0; i--) printf "%s ", $i }'
+}
+
+# policy_raw CGROUP CC RATE_BPS SENS_MILLI FLAGS: an ns_policy entry as any
+# writer of the map may leave it (a killed controller, bpftool), at the
+# next generation
+policy_raw() {
+	local gen cc
+	gen=$(ns_json_get "$1" '.policy.gen // 0')
+	cc=$(printf '%s' "$2" | od -An -tx1 -v)
+	cc="$cc$(printf ' 00%.0s' $(seq $((16 - ${#2}))))"
+	# shellcheck disable=SC2046,SC2086
+	bpftool map update pinned "$NS_PINS/ns_policy" \
+		key hex $(le 8 "$(stat -c %i "$1")") \
+		value hex $cc $(le 4 "$3") $(le 4 0) $(le 4 "$4") $(le 4 "$5") \
+		$(le 4 $((gen + 1))) $(le 4 0)
+}
+
 pass() { say "ok: $*"; }
 
-# server PORT: a one-shot iperf3 server in B, returning once it listens
+# server PORT [NETNS CGROUP]: a one-shot iperf3 server in B (in NETNS, in
+# CGROUP), returning once it listens
 server() {
-	ns_bg ip netns exec "$NS_B" iperf3 -s -p "$1" -1 >/dev/null 2>&1
+	local netns=${2:-$NS_B}
+
+	if [ -n "${3:-}" ]; then
+		ns_bg ns_in "$3" "$netns" iperf3 -s -p "$1" -1 >/dev/null 2>&1
+	else
+		ns_bg ip netns exec "$netns" iperf3 -s -p "$1" -1 >/dev/null 2>&1
+	fi
 	for _ in $(seq 50); do
-		ip netns exec "$NS_B" ss -ltnH "sport = :$1" | grep -q . && return 0
+		ip netns exec "$netns" ss -ltnH "sport = :$1" | grep -q . && return 0
 		sleep 0.05
 	done
 	die "iperf3 server on port $1 did not start"
@@ -116,8 +168,9 @@ server 5201
 BULK=$(ns_cgroup bulk)
 RR=$(ns_cgroup rr)
 
-# --- 1, 2: measuring only
-start_agent --observe
+# --- 1, 2: measuring only, attached to the bulk cgroup too: its flows
+# pass the program twice (as under indigod and indigo-netscope both)
+start_agent --observe --cgroup "$BULK"
 bpftool map dump pinned /sys/fs/bpf/indigo/ns_cg_stats >/dev/null
 bpftool btf dump map pinned /sys/fs/bpf/indigo/ns_cg_stats value 2>/dev/null |
 	grep -q live_flows || die "ns_cg_stats has no BTF with named fields"
@@ -136,7 +189,9 @@ rm -f "$LOG.bps"
 jq -e '.[0].value | .rtt_samples > 0 and .delay_us > .base_us' <<<"$view" >/dev/null ||
 	die "ns_link: $view"
 pass "the link's queue as the controller measured it: $link us"
-[ "$(ns_json_get "$BULK" .flows)" -ge 2 ] || die "bulk cgroup: no flows counted"
+# iperf3's control connection and its data flow, each counted once
+[ "$(ns_json_get "$BULK" .flows)" -eq 2 ] ||
+	die "bulk cgroup: $(ns_json_get "$BULK" .flows) flows counted for iperf3's 2"
 [ "$(ns_json_get "$BULK" .rtt_samples)" -gt 0 ] || die "no RTT samples"
 [ "$(ns_json_get "$BULK" .srtt_us)" -gt 0 ] || die "no RTT EWMA"
 [ "$(ns_json_get "$BULK" .min_rtt_us)" -gt 0 ] || die "no min RTT"
@@ -155,6 +210,7 @@ wire=$(ns_json_get "$BULK" '"\(.wire_bytes) \(.delivered_bytes + 66 * .segs_out)
 [ "${wire% *}" = "${wire#* }" ] || die "wire_bytes, delivered + 66 x segments: $wire"
 sleep 0.3
 [ "$(ns_json_get "$BULK" .flows_live)" -eq 0 ] || die "flows still live after iperf3 ended"
+[ "$(ns_json_get "$BULK" .flows_bulk)" -eq 0 ] || die "bulk flows still counted after iperf3 ended"
 [ "$(ns_json_get "$RR" .flows)" = null ] || die "idle cgroup has aggregates"
 pass "aggregates: $(ns_json_get "$BULK" .flows) flows, srtt $(ns_json_get "$BULK" .srtt_us) us, min $(ns_json_get "$BULK" .min_rtt_us) us, $sent bytes at $(jq -n "$bps/1e6|floor") Mbit/s"
 # a bulk flow rarely drains; a request/response one after every request,
@@ -205,6 +261,59 @@ segs_paced=$(($(ns_json_get "$BULK" .segs_out) - segs0))
 ((turns_paced * 20 < segs_paced)) || die "paced bulk: $turns_paced turns in $segs_paced segments"
 pass "paced bulk: $turns_paced turns in $segs_paced segments"
 
+# a policy set after a clear reaches a running flow: its generation is
+# one the flow has not applied (a clear leaves a neutral policy behind)
+"$INDIGOCTL" netscope clear "$BULK"
+"$INDIGOCTL" netscope set "$BULK" rate_mbit=20
+server 5201
+bulk "$BULK" 4 >/dev/null &
+sleep 1.5
+pace0=$(flow_max_pacing)
+"$INDIGOCTL" netscope clear "$BULK"
+"$INDIGOCTL" netscope set "$BULK" rate_mbit=60
+sleep 1
+pace1=$(flow_max_pacing)
+wait $!
+[ "$pace0 $pace1" = "20000000 60000000" ] ||
+	die "flow's pacing $pace0 then $pace1 bit/s, policies 20 then 60 Mbit/s across a clear"
+pass "a policy set after a clear reaches the running flow: $pace0 then $pace1 bit/s"
+# no rate in the policy: the application's own limit (SO_MAX_PACING_RATE)
+# is not Netscope's to lift
+"$INDIGOCTL" netscope set "$BULK" rate_mbit=0 cc=cubic
+server 5201
+bulk "$BULK" 3 --fq-rate 30M >"$LOG.bps" &
+sleep 1.5
+pace=$(flow_max_pacing)
+wait $!
+bps=$(cat "$LOG.bps")
+rm -f "$LOG.bps"
+[ "$pace" = 30000000 ] || die "iperf3 --fq-rate 30M flow's pacing limit $pace under a policy without a rate"
+jq -e -n "$bps < 30e6 * 1.1" >/dev/null || die "iperf3 --fq-rate 30M carried $bps bit/s"
+pass "a policy without a rate keeps the application's pacing: $(jq -n "$bps/1e6|floor") Mbit/s at --fq-rate 30M"
+
+# a passive flow established without an RTT sample (a SYN cookie, no
+# timestamps) gets its clamp from its first sample, not ~4 segments from an
+# unknown (~0) least RTT. Its ACKs wait behind a standing queue of ~24 ms
+# (30 KB at 10 Mbit/s, kept full by UDP): at 40 Mbit/s its clamp is some
+# 80 segments.
+SRV=$(ns_cgroup srv)
+"$INDIGOCTL" netscope set "$SRV" rate_mbit=40 cc=reno
+ip netns exec "$NS_A" sysctl -qw net.ipv4.tcp_syncookies=2 net.ipv4.tcp_timestamps=0
+tc -n "$NS_B" qdisc add dev "vb-$NS_TAG" root tbf rate 10mbit burst 16kb limit 30000
+server 5209 "$NS_A"
+server 5207 "$NS_A" "$SRV"
+ip netns exec "$NS_B" iperf3 -c "$NS_IP_A" -p 5209 -u -b 12M -t 3 >/dev/null &
+p_udp=$!
+sleep 0.5
+ip netns exec "$NS_B" iperf3 -c "$NS_IP_A" -p 5207 -R -t 2 >/dev/null &
+sleep 1
+cwnd=$(flow_cwnd "$NS_A" "sport = :5207")
+wait $! $p_udp
+tc -n "$NS_B" qdisc del dev "vb-$NS_TAG" root
+ip netns exec "$NS_A" sysctl -qw net.ipv4.tcp_syncookies=1 net.ipv4.tcp_timestamps=1
+((cwnd > 20)) || die "flow established without an RTT sample: window $cwnd at 24 ms, clamp ~80"
+pass "a flow established without an RTT sample took its clamp from the first: window $cwnd"
+
 # --- 5: the netscope CC carries a transfer
 grep -q "cc netscope" "$LOG" || die "netscope CC not registered: $(cat "$LOG")"
 grep -qw netscope /proc/sys/net/ipv4/tcp_available_congestion_control ||
@@ -213,6 +322,25 @@ grep -qw netscope /proc/sys/net/ipv4/tcp_available_congestion_control ||
 "$INDIGOCTL" netscope set "$BULK" sens=0
 sens=$(ns_json_get "$BULK" .policy.sensitivity)
 [ "$sens" = 0 ] || die "policy with sens=0 shows sensitivity $sens"
+# sensitivity is bounded: by indigoctl, and by the CC for a c written
+# into the map otherwise (2000 + c would wrap, and a cut take the window
+# below zero)
+! "$INDIGOCTL" netscope set "$BULK" sens=5000 2>/dev/null || die "indigoctl took sens=5000"
+policy_raw "$BULK" netscope 0 $((0xfffff894)) 3
+server 5201
+bulk "$BULK" 3 >/dev/null &
+# either flow: a wrapped window stays on the control connection, which
+# sends too little for the kernel to bring it back
+cwnd_max=0
+for _ in $(seq 10); do
+	sleep 0.2
+	cwnd=$(ip netns exec "$NS_A" ss -tin state established "dport = :5201" |
+		grep -o 'cwnd:[0-9]*' | cut -d: -f2 | sort -n | tail -1)
+	((${cwnd:-0} > cwnd_max)) && cwnd_max=$cwnd
+done
+wait $!
+((cwnd_max < 100000)) || die "netscope CC's window $cwnd_max at c = 2^32 - 1900 thousandths"
+pass "sens=5000 refused; the CC bounds c from the map (window up to $cwnd_max)"
 # unpaced, with a clamp by hand: a CC that sets the window itself must keep
 # it under the clamp, as the kernel's own do. At c = 100 the CC allows 5 ms
 # of queue, some 40 segments at 100 Mbit/s, so the clamp is what holds it.
@@ -369,4 +497,43 @@ stop_agent
 	die "indigod left netscope registered"
 rm -rf "$st"
 pass "indigod runs Netscope from [netscope] and stops it cleanly"
+
+# --- 9: no policy outlives its controller. A killed one's (written here
+# as it would have left it: 20 Mbit/s, not fixed) paces a running flow
+# until the next agent, measuring only, neutralizes it as it starts; a
+# fixed policy stays.
+"$INDIGOCTL" netscope set "$RR" rate_mbit=20
+start_agent --observe
+policy_raw "$BULK" "" 2500000 0 0
+server 5208
+bulk "$BULK" 5 -p 5208 >/dev/null &
+p_bulk=$!
+sleep 1.5
+pace0=$(flow_max_pacing 5208)
+kill -9 "$AGENT_PID"
+wait "$AGENT_PID" 2>/dev/null || true
+AGENT_PID=
+start_agent --observe
+sleep 1
+pace1=$(flow_max_pacing 5208)
+wait $p_bulk
+[ "$pace0 $pace1" = "20000000 0" ] ||
+	die "a killed controller's 20 Mbit/s: flow paced at $pace0, then after a restart at $pace1 bit/s"
+pol=$(ns_json_get "$BULK" '.policy | "\(.cc) \(.rate_bps) \(.sensitivity) \(.fixed)"')
+[ "$pol" = " 0 null false" ] || die "a killed controller's policy after a restart: $pol"
+pass "a restarted agent (--observe) neutralized a killed controller's policy; the flow lifted its pacing"
+stop_agent
+# a controller that stops leaves its policies neutral
+start_agent --app "$BULK" --cc cubic --interval-ms 100
+for _ in $(seq 30); do
+	[ "$(ns_json_get "$BULK" .policy.cc)" = cubic ] && break
+	sleep 0.1
+done
+[ "$(ns_json_get "$BULK" .policy.cc)" = cubic ] || die "controller set no policy"
+stop_agent
+pol=$(ns_json_get "$BULK" '.policy | "\(.cc) \(.rate_bps) \(.sensitivity) \(.fixed)"')
+[ "$pol" = " 0 null false" ] || die "the controller's policy after it stopped: $pol"
+pol=$(ns_json_get "$RR" '.policy | "\(.rate_bps) \(.fixed)"')
+[ "$pol" = "20000000 true" ] || die "fixed policy after the agents: $pol"
+pass "a stopped controller leaves a neutral policy; a fixed one stays"
 say "netscope-net: all passed"

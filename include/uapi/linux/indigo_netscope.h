@@ -61,10 +61,17 @@ struct ns_cg_stats {
 #define NS_POLICY_FIXED		0x1	/* set by hand: the controller keeps off */
 #define NS_POLICY_SENS		0x2	/* sens_milli holds a sensitivity; without
 					 * it the netscope CC takes c = 1 */
+#define NS_SENS_MAX_MILLI	1000000	/* c = 1000: far past any measured one */
 
 /*
  * What new flows of the cgroup get, and existing ones at their next
- * callback once gen changes. Zero fields are left as the kernel has them.
+ * callback once gen changes. Zero fields are left as the kernel has them,
+ * or as they were before Netscope set them. An entry that is not
+ * NS_POLICY_FIXED is the controller's: it makes every such entry neutral
+ * (all zero but gen) when it starts and when it stops, so that none
+ * outlives it; "indigoctl netscope clear" writes a neutral one too, and
+ * no entry is deleted while its cgroup lives, so gen never goes back to
+ * one that flows have already applied.
  */
 struct ns_policy {
 	char cc[NS_CC_NAME_MAX];	/* congestion control, "" to leave */
@@ -72,7 +79,9 @@ struct ns_policy {
 					 * evenly across its bulk flows with
 					 * SO_MAX_PACING_RATE (a flow is paced
 					 * at its share once it is bulk, at the
-					 * whole rate before); 0: unpaced */
+					 * whole rate before); 0: not paced by
+					 * Netscope (a rate it set is lifted,
+					 * the application's own kept) */
 	__u32 cwnd_clamp;		/* segments; 0: a paced flow's
 					 * window is held to its pacing
 					 * rate's bandwidth-delay product (see
@@ -82,7 +91,8 @@ struct ns_policy {
 					 * autosizing), which the bottleneck
 					 * queues in front of everyone */
 	__u32 sens_milli;		/* delay sensitivity c * 1000, for the
-					 * netscope CC (NS_POLICY_SENS) */
+					 * netscope CC (NS_POLICY_SENS), at
+					 * most NS_SENS_MAX_MILLI */
 	__u32 flags;			/* NS_POLICY_* */
 	__u32 gen;			/* bumped on every change */
 	__u32 pad;
@@ -131,7 +141,8 @@ struct ns_flow {
 	__u16 live;			/* counted in live_flows */
 	__u16 bulk;			/* counted in bulk_flows */
 	__u32 clamp;			/* the window clamp it was given */
-	__u32 pad;
+	__u32 paced;			/* given a SO_MAX_PACING_RATE: only
+					 * then is it Netscope's to lift */
 };
 
 #endif /* _UAPI_LINUX_INDIGO_NETSCOPE_H */
