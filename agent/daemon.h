@@ -83,6 +83,7 @@ struct daemon {
 	bool app_long_warned;		/* a key too long, said once */
 	struct appkey_switch sw;
 	uint64_t epochs, enobufs, reconnects, set_errors, log_errors;
+	uint64_t malformed;		/* telemetry messages skipped */
 	int link_err;			/* the link failed: run() closes it */
 	bool failed;			/* a part could not go on: exit 1 */
 	uint64_t since_save;
@@ -120,6 +121,7 @@ void dlog_start(struct daemon *d);
 void dlog_stop(struct daemon *d);
 void on_epoch(const struct modlink_epoch *m, void *arg);
 void on_cands(u64 seq, const struct modlink_cand *c, u32 n, void *arg);
+void on_malformed(void *arg);
 void agent_promote(struct daemon *d);
 
 /* components.c */

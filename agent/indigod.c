@@ -387,7 +387,8 @@ static int wait_ms(const struct daemon *d)
 static int run(struct daemon *d)
 {
 	const struct modlink_events ev = {
-		.epoch = on_epoch, .cands = on_cands, .arg = d,
+		.epoch = on_epoch, .cands = on_cands, .malformed = on_malformed,
+		.arg = d,
 	};
 	struct indigo_policy pol;
 	struct timespec last_try = { 0 };

@@ -518,7 +518,7 @@ static int dispatch_cands(struct nlattr **tb, const struct modlink_events *ev)
 
 struct event_ctx {
 	const struct modlink_events *ev;
-	int handled;
+	int handled, malformed;
 	int err;
 };
 
@@ -545,10 +545,15 @@ static int on_event(struct nl_msg *msg, void *arg)
 	struct event_ctx *ec = arg;
 	int ret = modlink_dispatch(msg, ec->ev);
 
-	if (ret < 0)
+	if (ret == -EBADMSG) {
+		ec->malformed++;
+		if (ec->ev->malformed)
+			ec->ev->malformed(ec->ev->arg);
+	} else if (ret < 0) {
 		ec->err = ret;
-	else
+	} else {
 		ec->handled += ret;
+	}
 	return NL_OK;
 }
 
@@ -589,7 +594,8 @@ int modlink_poll(struct modlink *l, const struct modlink_events *ev,
 	 */
 	do {
 		err = nl_recvmsgs(l->ev, cb);
-	} while (err >= 0 && !ec.err && ec.handled < POLL_BATCH_MAX);
+	} while (err >= 0 && !ec.err &&
+		 ec.handled + ec.malformed < POLL_BATCH_MAX);
 	nl_cb_put(cb);
 	/* libnl reports a receive-buffer overrun (ENOBUFS) as NLE_NOMEM */
 	if (err == -NLE_NOMEM)

@@ -64,6 +64,8 @@ struct modlink_cand {
 struct modlink_events {
 	void (*epoch)(const struct modlink_epoch *e, void *arg);
 	void (*cands)(u64 seq, const struct modlink_cand *c, u32 n, void *arg);
+	/* a message that did not parse, skipped (optional) */
+	void (*malformed)(void *arg);
 	void *arg;
 };
 
@@ -81,7 +83,9 @@ int modlink_set_rcvbuf(struct modlink *l, int bytes);
  * Waits up to @timeout_ms for telemetry and hands each message to @ev.
  * Returns the number of messages handled, 0 on timeout, or a negative
  * errno; -ENOBUFS means the socket overran and events were lost: the caller
- * counts it and carries on.
+ * counts it and carries on. A malformed message (a module of another
+ * version, another sender) goes to @ev->malformed and is skipped: the rest
+ * of the batch is still read, and the link stays usable.
  */
 int modlink_poll(struct modlink *l, const struct modlink_events *ev,
 		 int timeout_ms);

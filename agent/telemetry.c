@@ -66,6 +66,9 @@ static void write_metrics(const struct daemon *d)
 		"# HELP indigod_decision_log_errors_total Decisions not logged (only the first is in the journal).\n"
 		"# TYPE indigod_decision_log_errors_total counter\n"
 		"indigod_decision_log_errors_total %" PRIu64 "\n"
+		"# HELP indigod_telemetry_malformed_total Telemetry messages that did not parse, skipped (only the first is in the journal).\n"
+		"# TYPE indigod_telemetry_malformed_total counter\n"
+		"indigod_telemetry_malformed_total %" PRIu64 "\n"
 		"# HELP indigod_reward_seconds Reward of the last complete epoch.\n"
 		"# TYPE indigod_reward_seconds gauge\n"
 		"indigod_reward_seconds %.9g\n"
@@ -73,7 +76,8 @@ static void write_metrics(const struct daemon *d)
 		"# TYPE indigod_learner_updates gauge\n"
 		"indigod_learner_updates %" PRIu64 "\n",
 		d->epochs, d->enobufs, d->reconnects, d->set_errors,
-		d->log_errors, d->last_reward, d->have_es ? d->es.updates : 0);
+		d->log_errors, d->malformed, d->last_reward,
+		d->have_es ? d->es.updates : 0);
 	if (fclose(f) || rename(tmp, d->cfg.agent.metrics_path))
 		unlink(tmp);
 }
@@ -368,6 +372,20 @@ void on_cands(u64 seq, const struct modlink_cand *c, u32 n, void *arg)
 	}
 	if (d->ex)
 		executor_add(d->ex, pc, i);
+}
+
+/*
+ * A message the module's uAPI does not describe: skipped, so that one bad
+ * message (a module of another version, another root process on the
+ * group) costs neither the batch behind it nor the link.
+ */
+void on_malformed(void *arg)
+{
+	struct daemon *d = arg;
+
+	if (!d->malformed++)
+		logmsg(LOG_WARNING,
+		       "telemetry: a malformed message skipped (does the module match this indigod?); counting the rest");
 }
 
 /* Executor "agent": promote what the chosen arm lets through, now. */

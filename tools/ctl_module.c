@@ -214,11 +214,18 @@ static void print_cands(u64 seq, const struct modlink_cand *c, u32 n,
 	fflush(stdout);
 }
 
+static void print_malformed(void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "indigoctl: a malformed telemetry message skipped\n");
+}
+
 int ctl_watch(const struct ctl *c, int argc, char **argv)
 {
 	struct watch w = { .c = c };
 	const struct modlink_events ev = {
-		.epoch = print_epoch, .cands = print_cands, .arg = &w,
+		.epoch = print_epoch, .cands = print_cands,
+		.malformed = print_malformed, .arg = &w,
 	};
 	struct indigo_policy pol;
 	struct modlink *l;

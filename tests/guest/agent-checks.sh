@@ -157,6 +157,20 @@ grep -q 'telemetry overrun (ENOBUFS)' /tmp/agent5.log &&
 	fail enobufs-counted "$(grep enobufs /tmp/metrics.prom)"
 [ "${e1:-0}" -gt "${e0:-0}" ] && kill -0 $AG && pass enobufs-carries-on ||
 	fail enobufs-carries-on "epochs $e0 -> $e1"
+
+# malformed telemetry (a module of another version, another root process
+# on the group): each message skipped and counted; the link and the
+# epochs go on
+lost0=$(grep -c 'lost the module' /tmp/agent5.log)
+nlfuzz spoof
+e0=$(awk '$1 == "indigod_epochs_total" { print $2 }' /tmp/metrics.prom)
+sleep 2
+e1=$(awk '$1 == "indigod_epochs_total" { print $2 }' /tmp/metrics.prom)
+grep -q 'malformed message skipped' /tmp/agent5.log &&
+	grep -q '^indigod_telemetry_malformed_total 3$' /tmp/metrics.prom &&
+	[ "$(grep -c 'lost the module' /tmp/agent5.log)" = "$lost0" ] &&
+	[ "${e1:-0}" -gt "${e0:-0}" ] && pass malformed-telemetry-skipped ||
+	fail malformed-telemetry-skipped "epochs $e0 -> $e1, $(grep malformed /tmp/metrics.prom | tail -n 1), link lost $(grep -c 'lost the module' /tmp/agent5.log) times (was $lost0)"
 kill -TERM $AG
 wait $AG
 

@@ -11,6 +11,9 @@
  *   nlfuzz unpriv        drops to uid/gid 65534 without capabilities; setting
  *                        the policy and joining the telemetry group must be
  *                        refused with EPERM, reading must still work
+ *   nlfuzz spoof         sends three malformed telemetry messages to the
+ *                        telemetry group (root may): what a listener must
+ *                        skip without losing its link
  *
  * Raw sockets on purpose: libnl would refuse to build most of these.
  */
@@ -261,6 +264,69 @@ static int unpriv(int fd, int fam, uint32_t grp)
 	return bad ? 1 : 0;
 }
 
+/* Sends one telemetry message to multicast group @grp, as the module would. */
+static int to_group(int fd, uint32_t grp, const void *msg, size_t len)
+{
+	/* sendto() names groups by bitmask: only the first 32 */
+	struct sockaddr_nl sa = {
+		.nl_family = AF_NETLINK, .nl_groups = 1U << (grp - 1),
+	};
+
+	if (sendto(fd, msg, len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		perror("nlfuzz: sendto the telemetry group");
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * No NLM_F_REQUEST: the kernel's copy (sendmsg also unicasts to port 0) is
+ * not processed. Each message breaks the uAPI differently.
+ */
+static int spoof(int fd, int fam, uint32_t grp)
+{
+	uint64_t seq = 1;
+	uint32_t node = 1;
+	uint16_t short_seq = 1;
+	char msg[256];
+	struct nlmsghdr *h = (struct nlmsghdr *)msg;
+	struct genlmsghdr *g = NLMSG_DATA(h);
+	char *p = (char *)(g + 1);
+	struct nlattr *cands, *cand;
+	int bad = 0;
+
+	if (grp < 1 || grp > 32) {
+		fprintf(stderr, "nlfuzz: telemetry group %u cannot be sent to\n", grp);
+		return 1;
+	}
+	/* an epoch without its sequence number and nodes */
+	memset(msg, 0, sizeof(msg));
+	h->nlmsg_type = fam;
+	g->cmd = INDIGO_CMD_EPOCH;
+	g->version = INDIGO_GENL_VERSION;
+	h->nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN;
+	bad += to_group(fd, grp, msg, h->nlmsg_len);
+	/* a sequence number two bytes long: the attribute policy refuses it */
+	put_attr(p, INDIGO_A_EPOCH_SEQ, &short_seq, sizeof(short_seq));
+	h->nlmsg_len += NLA_ALIGN(NLA_HDRLEN + sizeof(short_seq));
+	bad += to_group(fd, grp, msg, h->nlmsg_len);
+	/* a candidate without its pid and address */
+	g->cmd = INDIGO_CMD_CANDIDATES;
+	h->nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN;
+	put_attr(p, INDIGO_A_EPOCH_SEQ, &seq, sizeof(seq));
+	p += NLA_ALIGN(NLA_HDRLEN + sizeof(seq));
+	cands = put_attr(p, INDIGO_A_CANDS | NLA_F_NESTED, NULL, 0);
+	cand = put_attr(p + NLA_HDRLEN, INDIGO_A_CAND | NLA_F_NESTED, NULL, 0);
+	put_attr((char *)cand + NLA_HDRLEN, INDIGO_CAND_A_NODE, &node,
+		 sizeof(node));
+	cand->nla_len = NLA_HDRLEN + NLA_HDRLEN + sizeof(node);
+	cands->nla_len = NLA_HDRLEN + cand->nla_len;
+	h->nlmsg_len += NLA_ALIGN(NLA_HDRLEN + sizeof(seq)) + cands->nla_len;
+	bad += to_group(fd, grp, msg, h->nlmsg_len);
+	printf("nlfuzz spoofed 3 malformed telemetry messages to group %u\n", grp);
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint32_t grp = 0;
@@ -277,6 +343,8 @@ int main(int argc, char **argv)
 		return invalid(fd, fam);
 	if (argc == 2 && !strcmp(argv[1], "unpriv"))
 		return unpriv(fd, fam, grp);
-	fprintf(stderr, "usage: nlfuzz fuzz N SEED | invalid | unpriv\n");
+	if (argc == 2 && !strcmp(argv[1], "spoof"))
+		return spoof(fd, fam, grp);
+	fprintf(stderr, "usage: nlfuzz fuzz N SEED | invalid | unpriv | spoof\n");
 	return 2;
 }

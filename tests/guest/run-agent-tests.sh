@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # indigod with the module in a QEMU guest (6.12 unless given): builds the
-# initramfs with indigod, indigoctl, farmem, ingest, iperf3 and the module, runs
-# agent-checks.sh in it.
+# initramfs with indigod, indigoctl, farmem, ingest, nlfuzz, iperf3 and the
+# module, runs agent-checks.sh in it.
 #
 # Usage: run-agent-tests.sh [6.1|6.12]
 # Env:   INDIGOD_BIN=PATH  another indigod build (e.g. with ASan), named indigod
@@ -14,6 +14,6 @@ guest_ko
 initrd=$logs/agent-$release.cpio.gz
 "$here/mkinitramfs.sh" "$initrd" --script "$here/agent-checks.sh" --ko "$ko" \
 	--bin "${INDIGOD_BIN:-$top/build/indigod}" --bin "$top/build/indigoctl" --bin "$top/build/farmem" \
-	--bin "$top/build/ingest" --bin iperf3
+	--bin "$top/build/ingest" --bin "$top/build/nlfuzz" --bin iperf3
 "$here/run-guest.sh" --kernel "$vmlinuz" --initrd "$initrd" --timeout 900 \
 	--log "$logs/agent-$release.log"
