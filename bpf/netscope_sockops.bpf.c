@@ -5,7 +5,8 @@
  * segments sent, request/response turns, retransmits, CE marks, live
  * flows), and the cgroup's policy applied to
  * each flow when it is established and again at its first RTT callback
- * after the policy's generation changes.
+ * after the policy's generation changes. Flows that stay on the host are
+ * left alone.
  */
 #include "netscope_defs.h"
 
@@ -112,6 +113,7 @@ static __u32 set_pacing(struct bpf_sock_ops *skops, struct ns_flow *fl,
 		val = rate_Bps / n;
 	bpf_setsockopt(skops, SOL_SOCKET, SO_MAX_PACING_RATE, &val, sizeof(val));
 	fl->paced = !!rate_Bps;
+	fl->split = n;
 	return rate_Bps ? val : 0;
 }
 
@@ -158,12 +160,29 @@ static void apply_policy(struct bpf_sock_ops *skops, struct ns_flow *fl,
 	}
 }
 
+/*
+ * A flow routed through a loopback device (to 127/8, ::1 or one of the
+ * host's own addresses) crosses no link: counted, it would pull the link's
+ * base delay down to microseconds and its use up, and a link share would
+ * pace it. Set by the loader (indigo-netscope --loopback: single-host tests).
+ */
+const volatile bool with_loopback;
+
+static __always_inline bool on_host(struct tcp_sock *tp)
+{
+	return BPF_CORE_READ(tp, inet_conn.icsk_inet.sk.sk_dst_cache, dev,
+			     flags) & IFF_LOOPBACK;
+}
+
 static void on_established(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 			   struct tcp_sock *tp)
 {
 	struct ns_cg_stats *st;
 	struct ns_flow *fl;
 
+	/* without storage, its later callbacks find nothing to do */
+	if (!with_loopback && on_host(tp))
+		return;
 	fl = bpf_sk_storage_get(&ns_flows, sk, NULL,
 				BPF_SK_STORAGE_GET_F_CREATE);
 	/* counted already: the program runs once for each attachment on the
@@ -238,6 +257,10 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	v = BPF_CORE_READ(tp, delivered_ce);
 	__sync_fetch_and_add(&st->ce_marks, v - fl->ce);
 	fl->ce = v;
+	/* bulk flows came or went: the shares are cut anew, or together they
+	 * would pace at up to rate x (1 + 1/2 + ... + 1/n) */
+	if (fl->bulk && fl->paced && fl->split != st->bulk_flows)
+		fl->gen = 0;
 	apply_policy(skops, fl, st);
 }
 

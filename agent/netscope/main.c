@@ -9,13 +9,15 @@
  *	indigo-netscope [--cgroup DIR]... [--app DIR[=PROGRESS] [--sens C]]...
  *		[--capacity-mbit N] [--floor-mbit N] [--interval-ms N]
  *		[--cc NAME] [--no-cc] [--observe] [--queue-us N] [--cc-target-us N]
- *		[--util-max F]
+ *		[--util-max F] [--loopback]
  *
  * --queue-us: queueing delay above the path's base that counts as
  * congestion (default 300); --util-max: the share of the capacity in use
  * (bytes on the wire, every cgroup) that counts as congestion, 0 for none
  * (default 0.93); --cc-target-us: the netscope CC's queueing
- * target for an insensitive flow (default 100).
+ * target for an insensitive flow (default 100); --loopback: also measure
+ * and steer flows that stay on this host (to 127/8, ::1 or its own
+ * addresses), which cross no link: for tests on a single network namespace.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -44,7 +46,7 @@ static int usage(void)
 		"usage: indigo-netscope [--cgroup DIR]... [--app DIR[=PROGRESS] [--sens C]]...\n"
 		"\t[--capacity-mbit N] [--floor-mbit N] [--interval-ms N]\n"
 		"\t[--cc NAME] [--no-cc] [--observe] [--queue-us N] [--cc-target-us N]\n"
-		"\t[--util-max F]\n");
+		"\t[--util-max F] [--loopback]\n");
 	return 2;
 }
 
@@ -73,6 +75,7 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 		{ "util-max", required_argument, NULL, 'u' },
 		{ "no-cc", no_argument, NULL, 'N' },
 		{ "observe", no_argument, NULL, 'o' },
+		{ "loopback", no_argument, NULL, 'l' },
 		{ 0 }
 	};
 	struct ns_rate_params *rp = &o->params.rate;
@@ -143,6 +146,9 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 			break;
 		case 'o':
 			o->control = false;
+			break;
+		case 'l':
+			o->load.loopback = true;
 			break;
 		default:
 			return -EINVAL;

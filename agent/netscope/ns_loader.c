@@ -167,6 +167,7 @@ int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
 		goto fail;
 	}
 	drop_stale_pins(l->so->obj);
+	l->so->rodata->with_loopback = o->loopback;
 	ret = ns_sockops__load(l->so);
 	if (ret)
 		goto fail;

@@ -23,6 +23,8 @@ struct ns_load_opts {
 	int want_cc;				/* register "netscope" */
 	uint32_t cc_target_us;			/* its target delay at c = 0 */
 	uint32_t cc_beta_milli;			/* its largest cut per RTT */
+	bool loopback;				/* also flows that stay on
+						 * the host (tests) */
 };
 
 enum ns_map {

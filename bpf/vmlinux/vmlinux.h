@@ -36,8 +36,21 @@ struct sock_cgroup_data {
 	struct cgroup *cgroup;
 };
 
+enum net_device_flags {
+	IFF_LOOPBACK = 8,
+};
+
+struct net_device {
+	unsigned int flags;
+};
+
+struct dst_entry {
+	struct net_device *dev;
+};
+
 struct sock {
 	struct sock_cgroup_data sk_cgrp_data;
+	struct dst_entry *sk_dst_cache;
 };
 
 struct inet_sock {

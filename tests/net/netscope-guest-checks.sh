@@ -13,7 +13,9 @@ fail() { echo "FAIL $1: $2"; rc=1; }
 
 echo "kernel $(uname -r)"
 mkdir -p "$APP"
-indigo-netscope --cgroup "$CG" --observe >"$LOG" 2>&1 &
+# --loopback: the flows below stay on the guest (its kernel has veth as a
+# module, which the guest cannot load)
+indigo-netscope --cgroup "$CG" --observe --loopback >"$LOG" 2>&1 &
 agent=$!
 for i in $(seq 100); do
 	grep -q attached "$LOG" && break

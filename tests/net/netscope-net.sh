@@ -7,9 +7,11 @@
 #   2. the link's queue as the controller measures it (indigoctl, ns_link);
 #      a flow's cgroup shows RTT aggregates and flow counts (each flow
 #      once, under nested attachments too); a request/response flow counts
-#      turns, and its progress is counted in them
+#      turns, and its progress is counted in them; flows that stay on the
+#      host are neither counted nor paced
 #   3. a pacing rate set in the policy holds a bulk flow within +-15 %,
-#      its window clamped near its share's bandwidth-delay product; a
+#      and three together; its window clamped near its share's
+#      bandwidth-delay product; a
 #      policy set after a clear reaches running flows; a policy without a
 #      rate leaves an application's own pacing limit
 #   4. ss -ti shows the congestion control the policy chose; a paced flow
@@ -217,6 +219,21 @@ pass "aggregates: $(ns_json_get "$BULK" .flows) flows, srtt $(ns_json_get "$BULK
 # and the controller then counts its progress in turns
 turns_bulk=$(ns_json_get "$BULK" .turns)
 jq -e -n "$turns_bulk * 20 < $segs" >/dev/null || die "bulk: $turns_bulk turns in $segs segments"
+# flows that stay on the host (to 127.0.0.1, to A's own address) cross no
+# link: neither counted nor paced at a policy's 10 Mbit/s
+LOCAL=$(ns_cgroup local)
+"$INDIGOCTL" netscope set "$LOCAL" rate_mbit=10
+for dst in 127.0.0.1 "$NS_IP_A"; do
+	server 5202 "$NS_A" "$LOCAL"
+	bps=$(ns_in "$LOCAL" "$NS_A" iperf3 -c "$dst" -p 5202 -t 1 -J |
+		jq '.end.sum_received.bits_per_second')
+	jq -e -n "$bps > 100e6" >/dev/null ||
+		die "a flow to $dst paced by the policy: $bps bit/s"
+done
+[ "$(ns_json_get "$LOCAL" .flows)" = null ] ||
+	die "flows on the host counted: $(ns_json_get "$LOCAL" .flows)"
+"$INDIGOCTL" netscope clear "$LOCAL"
+pass "flows to 127.0.0.1 and to the host's own address neither counted nor paced"
 stop_agent
 start_agent --app "$RR" --interval-ms 100 --no-cc
 ns_bg ip netns exec "$NS_B" redis-server --bind "$NS_IP_B" --port 6379 --save "" \
@@ -260,6 +277,14 @@ turns_paced=$(($(ns_json_get "$BULK" .turns) - turns0))
 segs_paced=$(($(ns_json_get "$BULK" .segs_out) - segs0))
 ((turns_paced * 20 < segs_paced)) || die "paced bulk: $turns_paced turns in $segs_paced segments"
 pass "paced bulk: $turns_paced turns in $segs_paced segments"
+# three bulk flows hold the rate together: each cuts its share anew as the
+# others become bulk (not 40 + 20 + 13 Mbit/s, as they became bulk in turn)
+server 5201
+bps=$(ns_in "$BULK" "$NS_A" iperf3 -c "$NS_IP_B" -t 5 -O 1 -P 3 -J |
+	jq '.end.sum_received.bits_per_second')
+jq -e -n "$bps > 40e6 * 0.85 and $bps < 40e6 * 1.15" >/dev/null ||
+	die "three paced flows at $bps bit/s together, policy 40 Mbit/s"
+pass "pacing: $(jq -n "$bps/1e6*10|floor/10") Mbit/s for three flows under a 40 Mbit/s policy"
 
 # a policy set after a clear reaches a running flow: its generation is
 # one the flow has not applied (a clear leaves a neutral policy behind)

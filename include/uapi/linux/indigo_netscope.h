@@ -143,6 +143,7 @@ struct ns_flow {
 	__u32 clamp;			/* the window clamp it was given */
 	__u32 paced;			/* given a SO_MAX_PACING_RATE: only
 					 * then is it Netscope's to lift */
+	__u32 split;			/* bulk_flows its share was cut for */
 };
 
 #endif /* _UAPI_LINUX_INDIGO_NETSCOPE_H */
