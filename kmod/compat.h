@@ -42,6 +42,13 @@ indigo_compat_vma(const struct indigo_hook_site *site, unsigned long arg1)
 	return (struct vm_area_struct *)arg1;
 }
 
+/*
+ * Hinting faults come from NUMA balancing alone. A kernel built without it
+ * (PREEMPT_RT ones: it depends on !PREEMPT_RT) still has the hook points,
+ * so the probes would register and never fire.
+ */
+#define INDIGO_HAVE_HINTING_FAULTS IS_ENABLED(CONFIG_NUMA_BALANCING)
+
 /* The hinting scan's marking: change_prot_numa(vma, start, end) in all. */
 #define INDIGO_MARK_SYMBOL "change_prot_numa"
 

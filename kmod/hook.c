@@ -192,6 +192,15 @@ static struct kprobe mark_probe = {
 	.pre_handler = mark_entry,
 };
 
+int indigo_hook_supported(void)
+{
+	if (INDIGO_HAVE_HINTING_FAULTS)
+		return 0;
+	pr_err("kernel %s has no NUMA balancing (CONFIG_NUMA_BALANCING), so no hinting faults to watch\n",
+	       init_utsname()->release);
+	return -EOPNOTSUPP;
+}
+
 int indigo_hook_init(void)
 {
 	char tried[128] = "";

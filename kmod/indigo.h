@@ -119,6 +119,8 @@ void indigo_cand_add(const struct indigo_cand *c);
 u32 indigo_cands_take(struct indigo_cand *out);
 
 /* hook.c */
+/* 0, or -EOPNOTSUPP (said why) when this kernel takes no hinting faults */
+int indigo_hook_supported(void);
 int indigo_hook_init(void);
 void indigo_hook_exit(void);
 unsigned long indigo_hook_missed(void);

@@ -176,6 +176,9 @@ static int __init indigo_init(void)
 {
 	int err;
 
+	err = indigo_hook_supported();
+	if (err)
+		return err;
 	err = check_params();
 	if (err)
 		return err;

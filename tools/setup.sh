@@ -3,8 +3,9 @@
 # Idempotent: re-running it only checks what is already there.
 #
 #   - build and test dependencies from bookworm (apt, needs root)
-#   - guest kernels: 6.1 (bookworm) installed normally, 6.12 (bookworm-backports)
-#     unpacked into a project-private cache so the host's apt sources stay as they are
+#   - guest kernels: 6.1 and its PREEMPT_RT flavour (bookworm) installed
+#     normally, 6.12 (bookworm-backports) unpacked into a project-private
+#     cache so the host's apt sources stay as they are
 #   - checkpatch.pl from linux-source-6.1 into /opt/checkpatch
 set -euo pipefail
 
@@ -15,6 +16,7 @@ log() { printf 'setup: %s\n' "$*"; }
 pkgs=(
 	build-essential pkg-config bc flex bison libelf-dev dwarves
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
+	linux-image-rt-amd64 linux-headers-rt-amd64
 	qemu-system-x86 busybox-static cpio gzip kmod systemd
 	check libnl-3-dev libnl-genl-3-dev libnuma-dev numactl
 	libinih-dev libjson-c-dev libsystemd-dev groff-base
@@ -36,7 +38,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 	log "installing: ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -q
-	apt-get install -y -q --no-install-recommends "${missing[@]}"
+	# INITRD=No: no initramfs for the kernels installed here, which only
+	# the test guests boot, with images of the project's own
+	INITRD=No apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
 # checkpatch.pl and its data files ship inside the 6.1 source tarball.

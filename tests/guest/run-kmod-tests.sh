@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The module's integration tests: for each guest kernel (Debian 6.1 and
-# 6.12), build indigo.ko against its headers, pack it with the test programs
-# into an initramfs, boot it in QEMU with a CPU-less node 1, and run
-# kmod-checks.sh there.
+# The module's integration tests: for each guest kernel (Debian 6.1, 6.12
+# and 6.1's PREEMPT_RT flavour), build indigo.ko against its headers, pack
+# it with the test programs into an initramfs, boot it in QEMU with a
+# CPU-less node 1, and run kmod-checks.sh there, or nobalancing-checks.sh
+# on a kernel without NUMA balancing (the RT one): the load must be refused.
 #
-# Usage: run-kmod-tests.sh [6.1|6.12]...
+# Usage: run-kmod-tests.sh [6.1|6.12|6.1-rt]...
 # Env:   INDIGO_ONLY=section,section  run only those sections of the checks
 #        INDIGO_CYCLES=N              load/unload cycles under load (default 50;
 #                                     README's 6.1 Oops took ~1,000)
@@ -17,7 +18,7 @@ logs=${INDIGO_GUEST_LOGS:-$top/build/guest}
 mkdir -p "$logs"
 
 kernels=("$@")
-[ ${#kernels[@]} -gt 0 ] || kernels=(6.1 6.12)
+[ ${#kernels[@]} -gt 0 ] || kernels=(6.1 6.12 6.1-rt)
 
 bins=("$top/build/indigoctl" "$top/build/farmem" "$top/build/nlfuzz"
 	redis-server redis-cli redis-benchmark migratepages numactl)
@@ -29,9 +30,11 @@ for k in "${kernels[@]}"; do
 	echo "== guest $release"
 	ko=$("$here/build-ko.sh" "$kdir" "$top/build/ko/$release")
 	initrd=$logs/kmod-$release.cpio.gz
+	checks=$here/kmod-checks.sh
+	grep -q '^CONFIG_NUMA_BALANCING=y' "$kdir/.config" || checks=$here/nobalancing-checks.sh
 	args=()
 	for b in "${bins[@]}"; do args+=(--bin "$b"); done
-	"$here/mkinitramfs.sh" "$initrd" --script "$here/kmod-checks.sh" \
+	"$here/mkinitramfs.sh" "$initrd" --script "$checks" \
 		--ko "$ko" "${args[@]}"
 	set +e
 	"$here/run-guest.sh" --kernel "$vmlinuz" --initrd "$initrd" \
