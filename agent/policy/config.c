@@ -115,6 +115,7 @@ static const struct key keys[] = {
 	DKEY(netscope, floor_mbit, 0, 0, 4e5, "100"),
 	UKEY(netscope, interval_ms, K_U32, 10, 60000, "200"),
 	EKEY(netscope, cc, ns_ccs, "netscope"),
+	EKEY(netscope, loopback, offon, "off"),
 };
 
 #define NKEYS ARRAY_SIZE(keys)

@@ -122,6 +122,7 @@ struct indigod_config {
 		double floor_mbit;		/* least rate of a sensitive app */
 		uint32_t interval_ms;		/* control interval */
 		int cc;				/* enum config_ns_cc */
+		int loopback;			/* 1: also flows on the host */
 	} netscope;
 	struct gpu_config gpu;		/* [gpu], see agent/gpu/gpu.h */
 };

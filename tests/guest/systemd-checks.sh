@@ -128,9 +128,11 @@ await "$c" 'warm start' && pass warm-start || fail warm-start "$(journal "$c")"
 systemctl stop indigod
 
 # 7. Netscope without the drop-in: the unit may not load eBPF; the agent
-# says so and runs on without it.
+# says so and runs on without it. (loopback: the flows below stay on the
+# guest, which has no veth.)
 mkdir -p $APP
-sed -i -e 's/^; enable = off$/enable = on/' -e "s|^; apps =\$|apps = $APP|" $CONF
+sed -i -e 's/^; enable = off$/enable = on/' -e "s|^; apps =\$|apps = $APP|" \
+	-e 's/^; loopback = off$/loopback = on/' $CONF
 c=$(cursor)
 systemctl start indigod
 await "$c" 'running without Netscope (as a systemd service it needs the unit.s Netscope drop-in' && [ "$(prop ActiveState)" = active ] &&
