@@ -54,9 +54,19 @@ _Static_assert(CUDA_ERROR_DEVICE_UNAVAILABLE == 46 && CUDA_ERROR_LAUNCH_FAILED =
 	X(cuEventCreate, NULL) \
 	X(cuEventDestroy_v2, NULL) \
 	X(cuEventRecord, NULL) \
-	X(cuEventSynchronize, NULL) \
-	/* newer drivers add _v2; older have only the plain name, same prototype */ \
-	X(cuEventElapsedTime_v2, "cuEventElapsedTime")
+	X(cuEventSynchronize, NULL)
+
+/*
+ * cuEventElapsedTime: drivers from 12.8 add cuEventElapsedTime_v2, older
+ * ones have only the plain name, same prototype. cuda.h before 12.8 does
+ * not declare the _v2 name, so its type is spelt here, not taken from the
+ * header: any cuda.h from 11.0 on builds this.
+ */
+typedef CUresult elapsed_fn(float *ms, CUevent start, CUevent stop);
+#if CUDA_VERSION >= 13000
+_Static_assert(__builtin_types_compatible_p(elapsed_fn, __typeof__(cuEventElapsedTime_v2)),
+	       "cuEventElapsedTime_v2's prototype moved");
+#endif
 
 struct drv {
 	struct gpu_backend b;		/* first: the backend is the driver */
@@ -65,6 +75,7 @@ struct drv {
 #define MEMBER(f, alt) __typeof__(f) *f;
 	CU_API(MEMBER)
 #undef MEMBER
+	elapsed_fn *elapsed;
 };
 
 struct sess {
@@ -250,7 +261,7 @@ static int drv_copy(struct gpu_backend *b, void *p, enum gpu_dir dir,
 	if (!e)
 		e = d->cuEventSynchronize(s->stop);
 	if (!e)
-		e = d->cuEventElapsedTime_v2(&ms, s->start, s->stop);
+		e = d->elapsed(&ms, s->start, s->stop);
 	if (!e)
 		*seconds = ms / 1e3;
 	return e;
@@ -325,6 +336,9 @@ static int load(struct drv *d, const char *lib, char *err, size_t n)
 		e = resolve(d, lib, #f, alt, (void **)&d->f, err, n);
 	CU_API(RESOLVE)
 #undef RESOLVE
+	if (!e)
+		e = resolve(d, lib, "cuEventElapsedTime_v2", "cuEventElapsedTime",
+			    (void **)&d->elapsed, err, n);
 	return e;
 }
 

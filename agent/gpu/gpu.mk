@@ -65,6 +65,19 @@ $(GPU_FAKE): tests/gpu/fakecuda.c | $(B)/gpu-tests
 $(GPU_CODES): $(CUDA_HOME)/include/cuda.h | $(B)/gpu-tests
 	sed -n '/typedef enum cudaError_enum/,/} CUresult;/s/^ *\(CUDA_[A-Z0-9_]*\) *= *[0-9].*/X(\1)/p' $< >$@.tmp
 	test -s $@.tmp && mv $@.tmp $@
+# driver.c must build with any cuda.h from 11.0 on, not just the one found:
+# compiled against that one made into a 12.6-like one, which lacks
+# cuEventElapsedTime_v2 (12.8), the newest name driver.c looks up.
+GPU_OLD_H := $(B)/gpu-tests/cuda-12.6/cuda.h
+GPU_OLD_O := $(B)/gpu-tests/driver-cuda-12.6.o
+$(GPU_OLD_H): $(CUDA_HOME)/include/cuda.h | $(B)/gpu-tests
+	mkdir -p $(@D)
+	sed -e '/cuEventElapsedTime_v2/d' \
+		-e 's/^#define CUDA_VERSION [0-9]*$$/#define CUDA_VERSION 12060/' $< >$@.tmp
+	grep -q '^#define CUDA_VERSION 12060$$' $@.tmp && mv $@.tmp $@
+$(GPU_OLD_O): agent/gpu/driver.c $(GPU_HDR) $(GPU_OLD_H)
+	$(CC) -c $(WARN) -D_GNU_SOURCE -DINDIGO_GPU=1 -idirafter $(dir $(GPU_OLD_H)) \
+		-Iagent/gpu $< -o $@
 endif
 
 $(B)/gpu-tests $(B)/gpu-tests-san:
@@ -77,7 +90,7 @@ $(B)/gpu-tests-san/%: tests/gpu/%.c $(GPU_T_DEPS) $(GPU_CODES) | $(B)/gpu-tests-
 	$(CC) -O1 $(GPU_SAN) $(GPU_T_CFLAGS) $< $(GPU_LINK) $(GPU_T_LIBS) -o $@
 
 .PHONY: check-gpu
-check-gpu: $(GPU_T) $(GPU_T_SAN) $(GPU_FAKE) $(B)/indigo-gpu
+check-gpu: $(GPU_T) $(GPU_T_SAN) $(GPU_FAKE) $(GPU_OLD_O) $(B)/indigo-gpu
 	@set -e; export INDIGO_FAKECUDA=$(if $(GPU_FAKE),$(abspath $(GPU_FAKE))); \
 	for t in $(GPU_T); do echo "== $$t"; $$t; done; \
 	for t in $(GPU_T_SAN); do echo "== $$t (ASan/UBSan)"; CK_FORK=no $$t; done; \

@@ -80,7 +80,10 @@ START_TEST(known)
 END_TEST
 
 #ifdef INDIGO_GPU
-/* Every code of the cuda.h this build uses, by its header name */
+/*
+ * Every code of the cuda.h this build uses, by its header name. The table
+ * may hold more: codes of a cuda.h newer than this one (12.x builds too).
+ */
 START_TEST(header)
 {
 #define X(c) { c, #c },
@@ -96,7 +99,7 @@ START_TEST(header)
 	}
 	while (gpu_cuerr_code_at(n) >= 0)
 		n++;
-	ck_assert_uint_eq(n, sizeof(h) / sizeof(h[0]));
+	ck_assert_uint_ge(n, sizeof(h) / sizeof(h[0]));
 }
 END_TEST
 #endif
