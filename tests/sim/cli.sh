@@ -15,16 +15,50 @@ done
 "$sim" train "$dir/p.trace" "$dir/m.model" -S 0.2 -E 1 >/dev/null
 test -s "$dir/m.model" || fail "train wrote no model"
 "$sim" run "$dir/p.trace" -P bandit -m "$dir/m.model" -S 0.2 -E 1 >/dev/null
-"$sim" table "$dir" -p 512 -n 20000 2>/dev/null
+# a real trace whose file name holds CSV's and Markdown's separators
+cp "$dir/p.trace" "$dir/a,b|c.trace"
+"$sim" table "$dir" -p 512 -n 20000 -R 1 "$dir/a,b|c.trace" 2>/dev/null
 for f in sim.md sim.csv sim-stall.dat sim-phase.dat; do
 	test -s "$dir/$f" || fail "table wrote no $f"
 done
 grep -q '^## Goals' "$dir/sim.md" || fail "sim.md has no goals"
-# header + 4 workloads x 2 fractions x 2 contentions x 9 rows
-test "$(wc -l <"$dir/sim.csv")" -eq 145 || fail "sim.csv: $(wc -l <"$dir/sim.csv") lines"
+# header + 5 workloads x 2 fractions x 2 contentions x 9 rows, 11 fields each
+test "$(wc -l <"$dir/sim.csv")" -eq 181 || fail "sim.csv: $(wc -l <"$dir/sim.csv") lines"
+awk -F, 'NF != 11 { exit 1 }' "$dir/sim.csv" || fail "sim.csv: a row without 11 fields"
+if grep -q '^|.*b|c' "$dir/sim.md"; then fail "sim.md: a workload name splits its cell"; fi
 # refusals
 if "$sim" run "$dir/p.trace" -P nosuch 2>/dev/null; then fail "unknown policy accepted"; fi
 if "$sim" run "$dir/p.trace" -f 0 2>/dev/null; then fail "local fraction 0 accepted"; fi
 if "$sim" run "$dir/none.trace" 2>/dev/null; then fail "missing trace accepted"; fi
 if "$sim" gen nosuch "$dir/x.trace" 2>/dev/null; then fail "unknown generator accepted"; fi
+# a value that is not a number, or a negative count (four billion walks)
+if "$sim" run "$dir/p.trace" -P fixed -a five 2>/dev/null; then fail "arm 'five' accepted"; fi
+rc=0; timeout 10 "$sim" run "$dir/p.trace" -P none -r -1 2>/dev/null || rc=$?
+test "$rc" -ne 0 && test "$rc" -ne 124 || fail "repeat -1: exit $rc"
+if "$sim" run "$dir/p.trace" -f 0.25x 2>/dev/null; then fail "local fraction 0.25x accepted"; fi
+# a trace without records: nothing to compare
+printf 'INDIGOTR\1\0\0\0\12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' >"$dir/e.trace"
+if "$sim" run "$dir/e.trace" -P none 2>/dev/null; then fail "empty trace accepted"; fi
+# model files: the error names the file and says what is wrong with it
+echo garbage >"$dir/bad.model"
+if "$sim" run "$dir/p.trace" -P bandit -m "$dir/bad.model" -S 0.2 -E 1 2>"$dir/err"; then
+	fail "corrupt model accepted"
+fi
+grep -q "bad.model" "$dir/err" || fail "corrupt model: $(cat "$dir/err")"
+if "$sim" train "$dir/p.trace" "$dir/no/m.model" -S 0.2 -E 1 >/dev/null 2>"$dir/err"; then
+	fail "model saved into a missing directory"
+fi
+grep -q "no/m.model" "$dir/err" || fail "unsaved model: $(cat "$dir/err")"
+if "$sim" run "$dir/p.trace" -P tpp -m "$dir/m.model" 2>/dev/null; then
+	fail "a model for tpp accepted"
+fi
+if "$sim" run "$dir/p.trace" -P fixed -a 18 2>"$dir/err"; then fail "arm 18 accepted"; fi
+grep -q "arm 18" "$dir/err" || fail "arm 18: $(cat "$dir/err")"
+# the learners read their epoch in whole ms: 0.4 ms would read as 1 s
+if "$sim" run "$dir/p.trace" -P bandit -S 0.2 -E 0.4 2>/dev/null; then
+	fail "a 0.4 ms epoch accepted"
+fi
+# an output directory that cannot be written is refused before the runs
+rc=0; timeout 10 "$sim" table "$dir/nosuch" 2>/dev/null || rc=$?
+test "$rc" -ne 0 && test "$rc" -ne 124 || fail "table into a missing directory: exit $rc"
 echo "cli: ok"

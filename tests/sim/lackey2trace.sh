@@ -18,6 +18,17 @@ if [ "$got" != "$want" ]; then
 	echo "lackey2trace: got '$got', want '$want'" >&2
 	exit 1
 fi
+# -s 3 skips the first three instructions, their accesses and their time:
+# one record, (0,1), one instruction after the skip
+printf '%s\n' 'I  04000000,3' ' L 10000000,8' 'I  04000003,3' ' L 10000008,8' \
+	' S 20000000,4' 'I  04000006,2' 'I  04000008,2' ' M 10000040,4' |
+	"$bin" -c 1 -s 3 "$out" 2>/dev/null
+want="1229213257 1381257031 1 1 1 0 0 0 0 1"
+got=$(od -An -tu4 -v "$out" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
+if [ "$got" != "$want" ]; then
+	echo "lackey2trace -s: got '$got', want '$want'" >&2
+	exit 1
+fi
 # nothing to reduce is an error
 if printf 'I  04000000,3\n' | "$bin" "$out" 2>/dev/null; then
 	echo "lackey2trace: an empty trace was accepted" >&2

@@ -378,8 +378,8 @@ START_TEST(deterministic)
 	ck_assert_int_eq(gen_trace(&t, GEN_PHASE, T_PAGES, T_RECS, 5), 0);
 	ck_assert_int_eq(gen_trace(&u, GEN_PHASE, T_PAGES, T_RECS, 5), 0);
 	ck_assert_mem_eq(t.r, u.r, t.n * sizeof(*t.r));
-	ck_assert_int_eq(table_run_one(&t, &p, &c, &a), 0);
-	ck_assert_int_eq(table_run_one(&u, &p, &c, &b), 0);
+	ck_assert_int_eq(table_run_one(&t, &p, &c, &a, NULL, 0), 0);
+	ck_assert_int_eq(table_run_one(&u, &p, &c, &b, NULL, 0), 0);
 	ck_assert_mem_eq(&a, &b, sizeof(a));
 	trace_free(&u);
 	ck_assert_int_eq(gen_trace(&u, GEN_PHASE, T_PAGES, T_RECS, 6), 0);
@@ -454,6 +454,11 @@ START_TEST(trace_files)
 	fputs("not a trace at all, just some text..........", f);
 	fclose(f);
 	ck_assert_int_eq(trace_load(&u, path), -EINVAL);
+	/* no records: refused, not a table of zeros */
+	t.n = 0;
+	ck_assert_int_eq(trace_save(&t, path), 0);
+	ck_assert_int_eq(trace_load(&u, path), -ENODATA);
+	t.n = 1000;
 	unlink(path);
 	ck_assert_int_eq(trace_load(&u, path), -ENOENT);
 	trace_free(&t);
@@ -481,7 +486,7 @@ START_TEST(train_and_load)
 
 	ck_assert_int_eq(gen_trace(&t, GEN_GUPS, T_PAGES, T_RECS, 8), 0);
 	c.model_out = path;
-	ck_assert_int_eq(table_run_one(&t, &p, &c, &r), 0);
+	ck_assert_int_eq(table_run_one(&t, &p, &c, &r, NULL, 0), 0);
 	pol_grid(&g);
 	ck_assert_int_eq(epoch_init(&es, &ep, &g, NULL), 0);
 	ck_assert_int_eq(epoch_model_load(&es, path, err, sizeof(err)), 0);
@@ -489,7 +494,7 @@ START_TEST(train_and_load)
 	epoch_free(&es);
 	c.model_out = NULL;
 	c.model_in = path;
-	ck_assert_int_eq(table_run_one(&t, &p, &c, &r), 0);
+	ck_assert_int_eq(table_run_one(&t, &p, &c, &r, NULL, 0), 0);
 	f = fopen(path, "r+");
 	fseek(f, 40, SEEK_SET);
 	fputc('X', f);
@@ -556,6 +561,54 @@ START_TEST(bad_params)
 }
 END_TEST
 
+/* a policy's refusal says why; a model that cannot be saved, where */
+START_TEST(errors_say_why)
+{
+	struct sim_params p = small_params(0.25, 0);
+	struct pol_cfg c = { .kind = POL_FIXED, .arm = 18 };
+	struct sim_policy pol;
+	struct sim_result r;
+	struct trace t;
+	char err[256] = "";
+
+	ck_assert_int_eq(gen_trace(&t, GEN_GUPS, 100, 1000, 1), 0);
+	ck_assert_int_eq(pol_create(&pol, &c, &p, t.npages, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "arm 18"), "err '%s'", err);
+	c.kind = POL_BANDIT;
+	c.model_out = "/nonexistent-indigo-dir/m.model";
+	ck_assert_int_eq(table_run_one(&t, &p, &c, &r, err, sizeof(err)), -ENOENT);
+	ck_assert_msg(strstr(err, c.model_out), "err '%s'", err);
+	trace_free(&t);
+}
+END_TEST
+
+/*
+ * The module's telemetry gives the epoch in whole ms, the unit indigod's
+ * context turns counts into rates by: a 0.4 ms epoch would read as 0 ms,
+ * taken for 1 s, and the learners would see rates 2500 times too low.
+ */
+START_TEST(epoch_whole_ms)
+{
+	struct sim_params p = small_params(0.25, 0);
+	struct pol_cfg c = { .kind = _i + POL_HEURISTIC, .warmup = 5 };
+	struct sim_policy pol;
+	char err[256] = "";
+	int want = c.kind == POL_FIXED ? 0 : -EINVAL;
+
+	p.epoch_ns = 0.4e6;
+	ck_assert_int_eq(pol_create(&pol, &c, &p, 100, err, sizeof(err)), want);
+	if (!want)
+		ck_assert_int_eq(pol_finish(&pol, NULL, 0), 0);
+	p.epoch_ns = 1.5e6;
+	ck_assert_int_eq(pol_create(&pol, &c, &p, 100, err, sizeof(err)), want);
+	if (!want)
+		ck_assert_int_eq(pol_finish(&pol, NULL, 0), 0);
+	p.epoch_ns = 3e6;
+	ck_assert_int_eq(pol_create(&pol, &c, &p, 100, err, sizeof(err)), 0);
+	ck_assert_int_eq(pol_finish(&pol, NULL, 0), 0);
+}
+END_TEST
+
 /* one case per test, so that CK_RUN_CASE can pick one */
 static void add(Suite *s, const char *name, const TTest *t, int lo, int hi)
 {
@@ -586,6 +639,8 @@ static Suite *suite(void)
 	ADD(s, train_and_load);
 	ADD(s, real_traces);
 	ADD(s, bad_params);
+	ADD(s, errors_say_why);
+	ADD_LOOP(s, epoch_whole_ms, POL_COUNT - POL_HEURISTIC);
 	return s;
 }
 

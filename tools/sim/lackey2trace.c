@@ -15,8 +15,9 @@
  * hundred times slower than native, so a capture covers only a few hundred
  * million instructions, and behind a multi-MiB cache too few accesses
  * would remain to exercise far memory. The traces therefore overstate
- * memory traffic, for every policy alike. -s skips the first INSNS instructions (start-up),
- * -m stops after N records. Exit status 0 with at least one record.
+ * memory traffic, for every policy alike. -s skips the first INSNS
+ * instructions (start-up): their accesses and their time, -m stops after N
+ * records. Exit status 0 with at least one record.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -158,14 +159,15 @@ static int run(const struct opts *o, FILE *out, uint64_t *n, uint32_t *npages)
 		struct trace_rec r;
 
 		if (line[0] == 'I') {
-			insns++;
-			since++;
+			/* skipped instructions are not the first record's compute */
+			if (++insns > o->skip)
+				since++;
 			continue;
 		}
 		if (line[0] != ' ' || sscanf(line, " %c %" SCNx64, &kind, &addr) != 2 ||
 		    (kind != 'L' && kind != 'S' && kind != 'M'))
 			continue;
-		if (insns < o->skip || !cache_miss(&c, addr >> LINE_SHIFT))
+		if ((o->skip && insns <= o->skip) || !cache_miss(&c, addr >> LINE_SHIFT))
 			continue;
 		ret = pmap_id(&m, addr >> PAGE_SHIFT, &r.page);
 		if (ret)

@@ -21,9 +21,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "epoch.h"
 #include "gen.h"
@@ -52,9 +55,46 @@ struct args {
 	unsigned int real_repeat;
 };
 
+/*
+ * Whole-string numbers only: strtoul() alone reads "five" as 0 and "-1" as
+ * ULONG_MAX (a repeat count of four billion, a hang).
+ */
+static int num_u64(const char *s, uint64_t max, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (end == s || *end || errno || strchr(s, '-') || *v > max)
+		return -EINVAL;
+	return 0;
+}
+
+static int num_uint(const char *s, unsigned int *v)
+{
+	uint64_t x;
+	int ret = num_u64(s, UINT_MAX, &x);
+
+	*v = (unsigned int)x;
+	return ret;
+}
+
+static int num_double(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(*v))
+		return -EINVAL;
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct args *a)
 {
-	int o;
+	uint64_t np;
+	double ms;
+	int o, ret;
 
 	sim_params_default(&a->p);
 	memset(&a->c, 0, sizeof(a->c));
@@ -65,35 +105,52 @@ static int parse(int argc, char **argv, struct args *a)
 	a->real_repeat = 16;
 	while ((o = getopt(argc, argv, "p:n:s:P:a:m:f:c:r:R:xg:k:S:E:T:K:L:")) != -1) {
 		switch (o) {
-		case 'p': a->npages = (uint32_t)strtoul(optarg, NULL, 0); break;
-		case 'n': a->n = strtoull(optarg, NULL, 0); break;
-		case 's': a->p.seed = strtoull(optarg, NULL, 0); break;
+		case 'p':
+			ret = num_u64(optarg, UINT32_MAX, &np);
+			a->npages = (uint32_t)np;
+			break;
+		case 'n': ret = num_u64(optarg, TRACE_MAX_RECS, &a->n); break;
+		case 's': ret = num_u64(optarg, UINT64_MAX, &a->p.seed); break;
 		case 'P':
 			a->c.kind = strcmp(optarg, "oracle") ? pol_parse(optarg) : -1;
-			if (a->c.kind < 0 && strcmp(optarg, "oracle"))
-				return -EINVAL;
+			ret = a->c.kind < 0 && strcmp(optarg, "oracle") ? -EINVAL : 0;
 			break;
-		case 'a': a->c.arm = (unsigned int)strtoul(optarg, NULL, 0); break;
-		case 'm': a->c.model_in = optarg; break;
-		case 'f': a->p.local_frac = strtod(optarg, NULL); break;
-		case 'c': a->p.link.contention = strtod(optarg, NULL); break;
-		case 'r': a->p.repeat = (unsigned int)strtoul(optarg, NULL, 0); break;
-		case 'T': a->p.threads = (unsigned int)strtoul(optarg, NULL, 0); break;
-		case 'K': a->p.kswapd_frac = strtod(optarg, NULL); break;
-		case 'g': a->p.page_bytes = strtod(optarg, NULL); break;
-		case 'k': a->p.k_ns = strtod(optarg, NULL); break;
-		case 'S': a->p.scan_period_ns = strtod(optarg, NULL) * 1e6; break;
-		case 'E': a->p.epoch_ns = strtod(optarg, NULL) * 1e6; break;
-		case 'L': a->c.residence = strtod(optarg, NULL); break;
-		case 'R': a->real_repeat = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'a': ret = num_uint(optarg, &a->c.arm); break;
+		case 'm': a->c.model_in = optarg; ret = 0; break;
+		case 'f': ret = num_double(optarg, &a->p.local_frac); break;
+		case 'c': ret = num_double(optarg, &a->p.link.contention); break;
+		case 'r': ret = num_uint(optarg, &a->p.repeat); break;
+		case 'T': ret = num_uint(optarg, &a->p.threads); break;
+		case 'K': ret = num_double(optarg, &a->p.kswapd_frac); break;
+		case 'g': ret = num_double(optarg, &a->p.page_bytes); break;
+		case 'k': ret = num_double(optarg, &a->p.k_ns); break;
+		case 'S':
+			ret = num_double(optarg, &ms);
+			a->p.scan_period_ns = ms * 1e6;
+			break;
+		case 'E':
+			ret = num_double(optarg, &ms);
+			a->p.epoch_ns = ms * 1e6;
+			break;
+		case 'L': ret = num_double(optarg, &a->c.residence); break;
+		case 'R':
+			ret = num_uint(optarg, &a->real_repeat);
+			if (!ret && !a->real_repeat)
+				ret = -EINVAL;
+			break;
 		case 'x': {
 			double c = a->p.link.contention;
 
 			link_preset_cxl(&a->p.link);
 			a->p.link.contention = c;
+			ret = 0;
 			break;
 		}
 		default: return -EINVAL;
+		}
+		if (ret) {
+			fprintf(stderr, "indigo-sim: -%c %s: not a valid value\n", o, optarg);
+			return ret;
 		}
 	}
 	return sim_params_check(&a->p);
@@ -137,6 +194,7 @@ static int cmd_run(int argc, char **argv, const char *model_out)
 	struct sim_result r;
 	struct trace t;
 	struct args a;
+	char err[256];
 	int ret;
 
 	optind = model_out ? 3 : 2;
@@ -144,16 +202,21 @@ static int cmd_run(int argc, char **argv, const char *model_out)
 		return usage();
 	if (model_out && a.c.kind < POL_BANDIT)
 		a.c.kind = POL_BANDIT;
+	/* only the bandits load a model: any other policy would ignore it */
+	if (a.c.model_in && a.c.kind < POL_BANDIT) {
+		fprintf(stderr, "indigo-sim: -m: only the bandit policies load a model\n");
+		return 2;
+	}
 	a.c.model_out = model_out;
 	ret = trace_load(&t, argv[1]);
 	if (ret) {
 		fprintf(stderr, "indigo-sim: %s: %s\n", argv[1], strerror(-ret));
 		return 1;
 	}
-	ret = table_run_one(&t, &a.p, &a.c, &r);
+	ret = table_run_one(&t, &a.p, &a.c, &r, err, sizeof(err));
 	trace_free(&t);
 	if (ret) {
-		fprintf(stderr, "indigo-sim: %s\n", strerror(-ret));
+		fprintf(stderr, "indigo-sim: %s\n", *err ? err : strerror(-ret));
 		return 1;
 	}
 	print_result(a.c.kind < 0 ? "oracle" : pol_name(a.c.kind), &r);
@@ -175,6 +238,11 @@ static int cmd_table(int argc, char **argv)
 		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, "%s%s",
 					i ? " " : "", argv[i]);
 	o.outdir = argv[1];
+	/* the results are written after minutes of runs: refuse a bad place now */
+	if (access(o.outdir, W_OK | X_OK)) {
+		fprintf(stderr, "indigo-sim: %s: %s\n", o.outdir, strerror(errno));
+		return 1;
+	}
 	o.npages = a.npages;
 	o.n = a.n;
 	o.real = (const char *const *)argv + optind;

@@ -30,6 +30,9 @@
 #include "pol.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -282,6 +285,20 @@ static const struct sim_policy_ops indigo_ops = {
 	.destroy = indigo_destroy,
 };
 
+/* -EINVAL, with @err saying why */
+static int __attribute__((format(printf, 3, 4)))
+set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
 static int setup(struct indigo_sim *s, const struct pol_cfg *c,
 		 const struct sim_params *p, uint32_t npages, char *err,
 		 size_t errlen)
@@ -299,12 +316,25 @@ static int setup(struct indigo_sim *s, const struct pol_cfg *c,
 	s->log = c->log;
 	pol_grid(&s->grid);
 	if (c->kind == POL_FIXED && c->arm >= actions_count(&s->grid))
-		return -EINVAL;
+		return set_err(err, errlen, "arm %u: the grid has arms 0-%u",
+			       c->arm, actions_count(&s->grid) - 1);
 	/* indigod's reward.residence: auto (0) or epochs within its range */
 	s->residence = c->residence;
 	if (s->residence != 0 && !(s->residence >= EPOCH_RES_MIN &&
 				   s->residence <= EPOCH_RES_MAX))
-		return -EINVAL;
+		return set_err(err, errlen, "residence %g: 0 (auto) or %g-%g epochs",
+			       s->residence, (double)EPOCH_RES_MIN,
+			       (double)EPOCH_RES_MAX);
+	/*
+	 * The module's telemetry gives its epoch in whole ms (telemetry()),
+	 * and indigod turns counts into rates by it: any other epoch would
+	 * feed the learner rates off by the rounding (a 0.4 ms epoch reads as
+	 * 0 ms, which the context takes for 1 s).
+	 */
+	if (c->kind != POL_FIXED && (!(p->epoch_ns >= 1e6) ||
+	    fabs(p->epoch_ns / 1e6 - round(p->epoch_ns / 1e6)) > 1e-6))
+		return set_err(err, errlen, "epoch %g ms: the learners need whole ms",
+			       p->epoch_ns / 1e6);
 	s->slots = malloc(size * sizeof(*s->slots));
 	if (!s->slots)
 		return -ENOMEM;

@@ -2,6 +2,7 @@
 /* The side-by-side table: see table.h. */
 #include "table.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -52,20 +53,27 @@ static double wall(void)
 }
 
 int table_run_one(const struct trace *t, const struct sim_params *p,
-		  const struct pol_cfg *c, struct sim_result *r)
+		  const struct pol_cfg *c, struct sim_result *r, char *err,
+		  size_t errlen)
 {
 	struct sim_policy pol;
-	char err[256];
-	int ret;
+	char buf[256] = "";
+	int ret, fret;
 
+	if (err && errlen)
+		*err = '\0';
 	if (c->kind < 0)
 		return oracle_run(t, p, r);
-	ret = pol_create(&pol, c, p, t->npages, err, sizeof(err));
-	if (ret)
-		return ret;
-	ret = sim_run(t, p, &pol, r);
-	if (pol_finish(&pol, err, sizeof(err)) && !ret)
-		ret = -EIO;
+	ret = pol_create(&pol, c, p, t->npages, buf, sizeof(buf));
+	if (!ret) {
+		ret = sim_run(t, p, &pol, r);
+		/* a model that could not be saved: its own errno and reason */
+		fret = pol_finish(&pol, ret ? NULL : buf, ret ? 0 : sizeof(buf));
+		if (!ret)
+			ret = fret;
+	}
+	if (ret && err && errlen)
+		snprintf(err, errlen, "%s", buf);
 	return ret;
 }
 
@@ -102,7 +110,7 @@ static int run_scen(const struct workload *w, double frac, double cont,
 
 			c.arm = a;
 			t0 = wall();
-			ret = table_run_one(&w->t, &p, &c, &r);
+			ret = table_run_one(&w->t, &p, &c, &r, NULL, 0);
 			if (ret)
 				return ret;
 			if (k == ORACLE) {
@@ -119,6 +127,14 @@ static int run_scen(const struct workload *w, double frac, double cont,
 		}
 	}
 	return 0;
+}
+
+/* a file's name as a CSV field and a Markdown cell: no separators in it */
+static void name_clean(char *s)
+{
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_-+", *s))
+			*s = '_';
 }
 
 static int load_workloads(const struct table_opts *o, struct workload **out,
@@ -142,6 +158,7 @@ static int load_workloads(const struct table_opts *o, struct workload **out,
 
 			snprintf(w[i].name, sizeof(w[i].name), "%s", base ? base + 1 : path);
 			*strchrnul(w[i].name, '.') = '\0';
+			name_clean(w[i].name);
 			w[i].repeat = o->real_repeat;
 			ret = trace_load(&w[i].t, path);
 			if (ret)
@@ -240,12 +257,12 @@ static int warm_section(FILE *md, const struct workload *w,
 		if (ret)
 			break;
 		c.model_out = model;
-		ret = table_run_one(&t, &p, &c, &r);
+		ret = table_run_one(&t, &p, &c, &r, NULL, 0);
 		trace_free(&t);
 		c.model_out = NULL;
 		c.model_in = model;
 		if (!ret)
-			ret = table_run_one(&w[i].t, &p, &c, &r);
+			ret = table_run_one(&w[i].t, &p, &c, &r, NULL, 0);
 		if (!ret)
 			fprintf(md, "| %s | %.2f | %.2f | %.2f |\n", w[i].name,
 				ratio(sc->c[POL_BANDIT].r.stall_ns, sc->c[POL_TPP].r.stall_ns),
@@ -272,7 +289,7 @@ static int phase_run(const struct workload *w, const struct table_opts *o,
 	p.local_frac = PHASE_LOCAL;
 	p.link.contention = PHASE_CONT;
 	p.seed = o->seed;
-	ret = table_run_one(&w->t, &p, &c, &r);
+	ret = table_run_one(&w->t, &p, &c, &r, NULL, 0);
 	if (!ret)
 		settling(&l, w->t.n, st);
 	if (!ret && dat) {

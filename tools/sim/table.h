@@ -29,10 +29,12 @@ struct table_opts {
 
 /*
  * One policy run; the fixed kind with @c->arm. For the oracle, pass
- * kind = -1. 0 or a negative errno.
+ * kind = -1. 0 or a negative errno; then @err (or NULL) says why where the
+ * policy or its model file did ("" otherwise).
  */
 int table_run_one(const struct trace *t, const struct sim_params *p,
-		  const struct pol_cfg *c, struct sim_result *r);
+		  const struct pol_cfg *c, struct sim_result *r, char *err,
+		  size_t errlen);
 
 /* The whole table; progress lines go to @log. 0 or a negative errno. */
 int table_make(const struct table_opts *o, FILE *log);

@@ -86,6 +86,9 @@ static int read_body(struct trace *t, FILE *f)
 	memcpy(&n, h + 16, 8);
 	if (version != TRACE_VERSION)
 		return -EINVAL;
+	/* nothing to simulate: every policy would tie at zero */
+	if (!n)
+		return -ENODATA;
 	/* a header that disagrees with the file is damage: refused before
 	 * its count, up to TRACE_MAX_RECS, is allocated */
 	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&

@@ -48,7 +48,8 @@ int trace_save(const struct trace *t, const char *path);
 
 /*
  * Reads a whole trace. -EINVAL for a foreign, truncated or inconsistent
- * file (a page id >= npages), -EIO, -ENOMEM.
+ * file (a page id >= npages), -ENODATA for one without records, -EIO,
+ * -ENOMEM.
  */
 int trace_load(struct trace *t, const char *path);
 
