@@ -5,7 +5,6 @@
  * so everything here runs in tests over a fake one.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 
 #include "backend.h"
 #include "costmodel.h"
+#include "errbuf.h"
 #include "probe.h"
 #include "topo.h"
 
@@ -33,21 +33,6 @@ const char *gpu_dir_name(enum gpu_dir d)
 const char *gpu_host_mem_name(enum gpu_host_mem m)
 {
 	return m == GPU_PINNED ? "pinned" : m == GPU_PAGEABLE ? "pageable" : "?";
-}
-
-static int say(char *err, size_t n, int e, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int say(char *err, size_t n, int e, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && n) {
-		va_start(ap, fmt);
-		vsnprintf(err, n, fmt, ap);
-		va_end(ap);
-	}
-	return e;
 }
 
 /*
@@ -74,7 +59,7 @@ static int discover(struct gpu_tier *t, char *err, size_t n)
 	if (code)
 		return gpu_backend_fail(t->b, code, err, n, "counting GPUs");
 	if (count <= 0)
-		return say(err, n, -ENODEV, "no GPU found");
+		return errbuf_set(err, n, -ENODEV, "no GPU found");
 	/* Beyond GPU_MAX, the first ones stand for the rest */
 	t->n = count < GPU_MAX ? (size_t)count : GPU_MAX;
 	for (i = 0; i < (int)t->n; i++) {
@@ -84,7 +69,7 @@ static int discover(struct gpu_tier *t, char *err, size_t n)
 			return gpu_backend_fail(t->b, code, err, n,
 						"GPU %d: reading its properties", i);
 		if (gpu_pci_name(d.busid, g->pci, sizeof(g->pci)))
-			return say(err, n, -EIO, "GPU %d: unreadable PCI bus id \"%.32s\"",
+			return errbuf_set(err, n, -EIO, "GPU %d: unreadable PCI bus id \"%.32s\"",
 				   i, d.busid);
 		g->ordinal = i;
 		memcpy(g->name, d.name, sizeof(g->name));
@@ -107,7 +92,7 @@ static int build_map(struct gpu_tier *t, char *err, size_t n)
 
 	e = gpu_topo_read(t->cfg.sysfs_root, &topo);
 	if (e)
-		return say(err, n, e, "reading NUMA nodes under %s/devices/system/node: %s",
+		return errbuf_set(err, n, e, "reading NUMA nodes under %s/devices/system/node: %s",
 			   t->cfg.sysfs_root, strerror(-e));
 	for (i = 0; i < t->n; i++)
 		mem_node[i] = t->gpus[i].mem_node;
@@ -147,7 +132,7 @@ int gpu_tier_start_backend(const struct gpu_config *cfg, struct gpu_backend *b,
 	t = calloc(1, sizeof(*t));
 	if (!t) {
 		b->ops->close(b);
-		return say(err, errlen, -ENOMEM, "out of memory");
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
 	}
 	t->cfg = *cfg;
 	t->b = b;
@@ -173,14 +158,14 @@ int gpu_tier_start(const struct gpu_config *cfg, struct gpu_tier **out,
 	if (!cfg)
 		return -EINVAL;
 	if (!cfg->enable)
-		return say(err, errlen, -ENOTSUP, "GPU tier switched off (gpu.enable = no)");
+		return errbuf_set(err, errlen, -ENOTSUP, "GPU tier switched off (gpu.enable = no)");
 #ifdef INDIGO_GPU
 	struct gpu_backend *b;
 	int e = gpu_driver_open(cfg->driver, &b, err, errlen);
 
 	return e ? e : gpu_tier_start_backend(cfg, b, out, err, errlen);
 #else
-	return say(err, errlen, -ENOTSUP,
+	return errbuf_set(err, errlen, -ENOTSUP,
 		   "GPU backend left out at build time (no cuda.h)");
 #endif
 }

@@ -8,7 +8,6 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errbuf.h"
 #include "modelfile.h"
 
 #define HASH_HEX	16
@@ -65,19 +65,6 @@ static uint32_t get_le32(const unsigned char *p)
 static uint64_t get_le64(const unsigned char *p)
 {
 	return get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
-}
-
-static int __attribute__((format(printf, 3, 4)))
-set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return 0;
 }
 
 static int write_all(int fd, const void *buf, size_t len)
@@ -185,7 +172,7 @@ int modelfile_save(const char *path, uint32_t version, const void *data,
 
 	if (!path || !*path || !version || len > MODELFILE_MAX_PAYLOAD ||
 	    (len && !data)) {
-		set_err(err, errlen, "%s: invalid arguments to save",
+		errbuf_set(err, errlen, 0, "%s: invalid arguments to save",
 			path ? path : "(null)");
 		return -EINVAL;
 	}
@@ -218,7 +205,7 @@ out_unlink:
 	unlink(tmp);
 out:
 	if (ret)
-		set_err(err, errlen, "%s: %s: %s", path, step, strerror(-ret));
+		errbuf_set(err, errlen, 0, "%s: %s: %s", path, step, strerror(-ret));
 	free(tmp);
 	free(dir);
 	return ret;
@@ -375,16 +362,16 @@ int modelfile_load(const char *path, uint32_t max_version, void **data,
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		ret = -errno;
-		set_err(err, errlen, "%s: %s", path, strerror(-ret));
+		errbuf_set(err, errlen, 0, "%s: %s", path, strerror(-ret));
 		return ret;
 	}
 	ret = read_model(fd, max_version, data, len, version, &v);
 	close(fd);
 	if (ret == -EINVAL) {
 		modelfile_move_aside(path, where, sizeof(where));
-		set_err(err, errlen, "%s: %s; %s", path, v.why, where);
+		errbuf_set(err, errlen, 0, "%s: %s; %s", path, v.why, where);
 	} else if (ret) {
-		set_err(err, errlen, "%s: %s", path, strerror(-ret));
+		errbuf_set(err, errlen, 0, "%s: %s", path, strerror(-ret));
 	}
 	return ret;
 }

@@ -31,7 +31,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +39,7 @@
 #include "context.h"
 #include "core.h"
 #include "epoch.h"
+#include "errbuf.h"
 
 #define INDIGO_MAX_PAGES	65536	/* the module's max_pages default */
 #define INDIGO_FAR_NODE		1
@@ -285,20 +285,6 @@ static const struct sim_policy_ops indigo_ops = {
 	.destroy = indigo_destroy,
 };
 
-/* -EINVAL, with @err saying why */
-static int __attribute__((format(printf, 3, 4)))
-set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
 static int setup(struct indigo_sim *s, const struct pol_cfg *c,
 		 const struct sim_params *p, uint32_t npages, char *err,
 		 size_t errlen)
@@ -316,13 +302,13 @@ static int setup(struct indigo_sim *s, const struct pol_cfg *c,
 	s->log = c->log;
 	pol_grid(&s->grid);
 	if (c->kind == POL_FIXED && c->arm >= actions_count(&s->grid))
-		return set_err(err, errlen, "arm %u: the grid has arms 0-%u",
+		return errbuf_set(err, errlen, -EINVAL, "arm %u: the grid has arms 0-%u",
 			       c->arm, actions_count(&s->grid) - 1);
 	/* indigod's reward.residence: auto (0) or epochs within its range */
 	s->residence = c->residence;
 	if (s->residence != 0 && !(s->residence >= EPOCH_RES_MIN &&
 				   s->residence <= EPOCH_RES_MAX))
-		return set_err(err, errlen, "residence %g: 0 (auto) or %g-%g epochs",
+		return errbuf_set(err, errlen, -EINVAL, "residence %g: 0 (auto) or %g-%g epochs",
 			       s->residence, (double)EPOCH_RES_MIN,
 			       (double)EPOCH_RES_MAX);
 	/*
@@ -333,7 +319,7 @@ static int setup(struct indigo_sim *s, const struct pol_cfg *c,
 	 */
 	if (c->kind != POL_FIXED && (!(p->epoch_ns >= 1e6) ||
 	    fabs(p->epoch_ns / 1e6 - round(p->epoch_ns / 1e6)) > 1e-6))
-		return set_err(err, errlen, "epoch %g ms: the learners need whole ms",
+		return errbuf_set(err, errlen, -EINVAL, "epoch %g ms: the learners need whole ms",
 			       p->epoch_ns / 1e6);
 	s->slots = malloc(size * sizeof(*s->slots));
 	if (!s->slots)
