@@ -258,8 +258,10 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	__sync_fetch_and_add(&st->ce_marks, v - fl->ce);
 	fl->ce = v;
 	/* bulk flows came or went: the shares are cut anew, or together they
-	 * would pace at up to rate x (1 + 1/2 + ... + 1/n) */
-	if (fl->bulk && fl->paced && fl->split != st->bulk_flows)
+	 * would pace at up to rate x (1 + 1/2 + ... + 1/n). A count of 0
+	 * (the entry made anew under a live flow) would re-cut at every RTT */
+	if (fl->bulk && fl->paced && st->bulk_flows > 0 &&
+	    fl->split != st->bulk_flows)
 		fl->gen = 0;
 	apply_policy(skops, fl, st);
 }
