@@ -290,6 +290,26 @@ static void hand_back(struct daemon *d)
 		       d->pol.mode);
 }
 
+/*
+ * The module sees only the hinting faults NUMA balancing takes: switched
+ * off, it takes none, and every epoch would report nothing without a word
+ * why. (A kernel without it has no such file; the module refuses to load.)
+ */
+static void warn_numa_balancing_off(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/numa_balancing", "re");
+	int mode = -1;
+
+	if (!f)
+		return;
+	if (fscanf(f, "%d", &mode) != 1)
+		mode = -1;
+	fclose(f);
+	if (!mode)
+		logmsg(LOG_WARNING,
+		       "kernel.numa_balancing is 0: the kernel takes no hinting faults, so the module sees none (set it to 1, or 2 for memory tiering)");
+}
+
 static void link_try_open(struct daemon *d)
 {
 	static int last_err;
@@ -321,6 +341,7 @@ static void link_try_open(struct daemon *d)
 	d->reconnects++;
 	clock_gettime(CLOCK_MONOTONIC, &d->last_event);
 	logmsg(LOG_INFO, "connected to the module, telemetry subscribed");
+	warn_numa_balancing_off();
 	apply_policy(d);	/* after a reload the module is back in observe */
 }
 

@@ -174,6 +174,19 @@ grep -q 'malformed message skipped' /tmp/agent5.log &&
 kill -TERM $AG
 wait $AG
 
+# NUMA balancing switched off: the kernel takes no hinting faults, and the
+# agent says so when it connects (and not while it is on)
+echo 0 >/proc/sys/kernel/numa_balancing
+indigod -c /tmp/indigod.conf --set agent.learner=heuristic 2>/tmp/agent8.log &
+AG=$!
+sleep 2
+kill -TERM $AG
+wait $AG
+echo 1 >/proc/sys/kernel/numa_balancing
+grep -q 'kernel.numa_balancing is 0' /tmp/agent8.log &&
+	! grep -q 'numa_balancing is 0' /tmp/agent.log /tmp/agent5.log &&
+	pass numa-balancing-off-said || fail numa-balancing-off-said "$(head -n 4 /tmp/agent8.log)"
+
 # executor agent: the module denies the kernel's promotions and the agent
 # moves the hot pages itself; reward from farmem's progress; the model is
 # farmem's own (agent.model_key = comm). LinUCB learns while the heuristic
