@@ -101,10 +101,9 @@ void BPF_PROG(ns_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 		return;
 	mdf = (__u64)beta_max_milli * 2000 / (2000 + ca->sens_milli);
 	cut = mdf * (ca->delay_us - target) / ca->delay_us;
-	/* never past the largest cut, nor the whole window: a cut over 1000
-	 * would take it below zero, to some 4e9 segments */
-	if (cut > beta_max_milli)
-		cut = beta_max_milli;
+	/* below beta_max_milli, with c bounded (sens_of()); but that is the
+	 * loader's to set, and a cut over 1000 would take the window below
+	 * zero, to some 4e9 segments */
 	if (cut > 1000)
 		cut = 1000;
 	cwnd -= cwnd * cut / 1000;
