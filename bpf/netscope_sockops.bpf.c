@@ -174,6 +174,16 @@ static __always_inline bool on_host(struct tcp_sock *tp)
 			     flags) & IFF_LOOPBACK;
 }
 
+/*
+ * Tells one RTT sample from the next: the kernel takes a sample only from an
+ * ACK that moves snd_una (data acknowledged) or delivered (data SACKed), and
+ * both only grow.
+ */
+static __always_inline __u32 rtt_key(struct tcp_sock *tp)
+{
+	return BPF_CORE_READ(tp, snd_una) + BPF_CORE_READ(tp, delivered);
+}
+
 static void on_established(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 			   struct tcp_sock *tp)
 {
@@ -195,6 +205,7 @@ static void on_established(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	fl->retrans = skops->total_retrans;
 	fl->segs_out = skops->segs_out;
 	fl->ce = BPF_CORE_READ(tp, delivered_ce);
+	fl->rtt_seen = rtt_key(tp);
 	st = cg_stats(fl->cgid);
 	if (!st)
 		return;
@@ -226,7 +237,11 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 		return;
 	/* newer kernels pass the sample; older ones only the smoothed RTT */
 	rtt = skops->args[0] ? skops->args[0] : skops->srtt_us >> 3;
-	if (rtt) {
+	/* counted already when this callback ran the program for another
+	 * attachment on the socket's cgroup path */
+	v = rtt_key(tp);
+	if (rtt && v != fl->rtt_seen) {
+		fl->rtt_seen = v;
 		__sync_fetch_and_add(&st->rtt_samples, 1);
 		__sync_fetch_and_add(&st->rtt_sum_us, rtt);
 		__sync_fetch_and_add(&st->rtt_hist[log2_slot(rtt)], 1);

@@ -5,8 +5,8 @@
 # across a tbf bottleneck (tests/net/netscope-lib.sh). Checks:
 #   1. maps pinned under /sys/fs/bpf/indigo with BTF (bpftool names fields)
 #   2. the link's queue as the controller measures it (indigoctl, ns_link);
-#      a flow's cgroup shows RTT aggregates and flow counts (each flow
-#      once, under nested attachments too); a request/response flow counts
+#      a flow's cgroup shows RTT aggregates and flow counts (each flow and
+#      RTT sample once, under nested attachments too); a request/response flow counts
 #      turns, and its progress is counted in them; flows that stay on the
 #      host are neither counted nor paced
 #   3. a pacing rate set in the policy holds a bulk flow within +-15 %,
@@ -179,12 +179,18 @@ bpftool btf dump map pinned /sys/fs/bpf/indigo/ns_cg_stats value 2>/dev/null |
 pass "maps pinned in /sys/fs/bpf/indigo with BTF"
 
 # the link as the controller sees it, read while CUBIC builds a queue
-# (milliseconds, where the controller's line is 300 us)
+# (milliseconds, where the controller's line is 300 us); beside the bulk
+# flow, one like it under the test cgroup's attachment alone
+ONE=$(ns_cgroup one)
+server 5203
+bulk "$ONE" 2 -p 5203 >/dev/null &
+one=$!
 bulk "$BULK" 2 >"$LOG.bps" &
 sleep 1.5
 link=$("$INDIGOCTL" netscope | sed -n 's/^link: queue \([0-9]*\) us.*/\1/p')
 view=$(bpftool map dump pinned /sys/fs/bpf/indigo/ns_link)
 wait $!
+wait $one
 bps=$(cat "$LOG.bps")
 rm -f "$LOG.bps"
 [ -n "$link" ] && ((link > 1000)) || die "link queue '$link' us under CUBIC"
@@ -197,6 +203,13 @@ pass "the link's queue as the controller measured it: $link us"
 [ "$(ns_json_get "$BULK" .rtt_samples)" -gt 0 ] || die "no RTT samples"
 [ "$(ns_json_get "$BULK" .srtt_us)" -gt 0 ] || die "no RTT EWMA"
 [ "$(ns_json_get "$BULK" .min_rtt_us)" -gt 0 ] || die "no min RTT"
+# the kernel takes an RTT sample about once a round trip: the two flows,
+# on one queue for as long, take about as many, each sample counted once
+# under two attachments as under one
+samples=$(ns_json_get "$BULK" .rtt_samples)
+one=$(ns_json_get "$ONE" .rtt_samples)
+jq -e -n "$samples < 1.5 * $one" >/dev/null ||
+	die "RTT samples: $samples under two attachments, $one under one"
 hist=$(ns_json_get "$BULK" '.rtt_hist_log2_us | add')
 [ "$hist" -eq "$(ns_json_get "$BULK" .rtt_samples)" ] || die "histogram total $hist != samples"
 sent=$(ns_json_get "$BULK" .delivered_bytes)
@@ -214,7 +227,7 @@ sleep 0.3
 [ "$(ns_json_get "$BULK" .flows_live)" -eq 0 ] || die "flows still live after iperf3 ended"
 [ "$(ns_json_get "$BULK" .flows_bulk)" -eq 0 ] || die "bulk flows still counted after iperf3 ended"
 [ "$(ns_json_get "$RR" .flows)" = null ] || die "idle cgroup has aggregates"
-pass "aggregates: $(ns_json_get "$BULK" .flows) flows, srtt $(ns_json_get "$BULK" .srtt_us) us, min $(ns_json_get "$BULK" .min_rtt_us) us, $sent bytes at $(jq -n "$bps/1e6|floor") Mbit/s"
+pass "aggregates: $(ns_json_get "$BULK" .flows) flows, $samples RTT samples ($one beside them under one attachment), srtt $(ns_json_get "$BULK" .srtt_us) us, min $(ns_json_get "$BULK" .min_rtt_us) us, $sent bytes at $(jq -n "$bps/1e6|floor") Mbit/s"
 # a bulk flow rarely drains; a request/response one after every request,
 # and the controller then counts its progress in turns
 turns_bulk=$(ns_json_get "$BULK" .turns)

@@ -144,6 +144,9 @@ struct ns_flow {
 	__u32 paced;			/* given a SO_MAX_PACING_RATE: only
 					 * then is it Netscope's to lift */
 	__u32 split;			/* bulk_flows its share was cut for */
+	__u32 rtt_seen;			/* snd_una + delivered at the last RTT
+					 * sample counted: each sample once */
+	__u32 pad;
 };
 
 #endif /* _UAPI_LINUX_INDIGO_NETSCOPE_H */
