@@ -119,8 +119,9 @@ static void print_json(const struct row *r, int first)
 			printf("%.3f", r->pol.sens_milli / 1e3);
 		else
 			printf("null");
-		printf(",\"fixed\":%s,\"gen\":%u}",
-		       r->pol.flags & NS_POLICY_FIXED ? "true" : "false", r->pol.gen);
+		printf(",\"fixed\":%s,\"gen\":%u,\"owner\":%u}",
+		       r->pol.flags & NS_POLICY_FIXED ? "true" : "false", r->pol.gen,
+		       r->pol.owner);
 	}
 	printf("}");
 }
@@ -221,6 +222,7 @@ static int cmd_set(const struct ns_maps *m, int argc, char **argv)
 		return fail(argv[0], ret);
 	ns_policy_get(m, cgid, &p);	/* keys not given keep their value */
 	p.flags |= NS_POLICY_FIXED;
+	p.owner = 0;			/* no controller's now */
 	for (i = 1; i < argc; i++) {
 		const char *v = strchr(argv[i], '=');
 

@@ -34,6 +34,7 @@ struct ns_agent {
 	struct timespec last;
 	struct ns_link link;
 	int cgroot_fd;			/* to tell cgroups that are gone */
+	uint32_t owner;			/* names its ns_policy entries */
 	int last_ret;			/* the last interval's result */
 	const char *last_why;
 };
@@ -99,11 +100,13 @@ int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 	a->maps.policy = ns_loader_map_fd(a->ld, NS_MAP_POLICY);
 	a->maps.ctrl = ns_loader_map_fd(a->ld, NS_MAP_CTRL);
 	a->maps.link = ns_loader_map_fd(a->ld, NS_MAP_LINK);
-	/* the pinned map outlives controllers: what a killed one (or one
-	 * with other apps) set must not hold here, even measuring only */
-	ret = ns_policy_release(&a->maps);
+	/* the pinned map outlives controllers: what a killed one set must
+	 * not hold here, even measuring only; a running one's stays */
+	a->owner = ns_loader_prog_id(a->ld);
+	ret = a->owner ? ns_policy_release(&a->maps, a->owner) : -EIO;
 	if (ret) {
-		*why = "releasing the last controller's ns_policy entries";
+		*why = a->owner ? "releasing a gone controller's ns_policy entries" :
+				  "reading the sock_ops program's id";
 		ns_agent_stop(a);
 		return ret;
 	}
@@ -146,9 +149,11 @@ static int publish(struct ns_agent *a, struct ns_ctl_app *c)
 	c->paced_Bps = pol.rate_Bps;
 	pol.sens_milli = fmin(c->app.c * 1000, NS_SENS_MAX_MILLI);
 	pol.flags |= NS_POLICY_SENS;
+	pol.owner = a->owner;
 	/* an unchanged policy would only make every flow re-apply it */
 	if (!memcmp(pol.cc, old.cc, sizeof(pol.cc)) && pol.gen &&
-	    pol.rate_Bps == old.rate_Bps && pol.sens_milli == old.sens_milli)
+	    pol.rate_Bps == old.rate_Bps && pol.sens_milli == old.sens_milli &&
+	    pol.owner == old.owner)
 		return 0;
 	return ns_policy_put(&a->maps, c->cgid, &pol);
 }
@@ -313,7 +318,7 @@ void ns_agent_stop(struct ns_agent *a)
 		close(a->cgroot_fd);
 	/* flows lift what it set at their next callback (of this program, a
 	 * restarted one's or another agent's: the links go next) */
-	ns_policy_release(&a->maps);
+	ns_policy_release(&a->maps, a->owner);
 	ns_loader_close(a->ld);
 	free(a);
 }

@@ -203,6 +203,17 @@ bool ns_loader_cc_replaced(const struct ns_loader *l)
 	return l->cc_replaced;
 }
 
+uint32_t ns_loader_prog_id(const struct ns_loader *l)
+{
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(l->so->progs.netscope_sockops),
+				   &info, &len))
+		return 0;
+	return info.id;
+}
+
 int ns_loader_map_fd(const struct ns_loader *l, enum ns_map m)
 {
 	switch (m) {

@@ -42,6 +42,9 @@ int ns_loader_cc_status(const struct ns_loader *l);
 /* Whether registering it took the place of one that a killed agent left. */
 bool ns_loader_cc_replaced(const struct ns_loader *l);
 int ns_loader_map_fd(const struct ns_loader *l, enum ns_map m);
+/* The sock_ops program's id (0 if unknown): it lives as long as this
+ * loader, so it names what this agent writes (ns_policy.owner). */
+uint32_t ns_loader_prog_id(const struct ns_loader *l);
 void ns_loader_close(struct ns_loader *l);
 /* Mounts bpffs on /sys/fs/bpf if needed and makes NS_PIN_DIR. */
 int ns_pin_dir_make(void);

@@ -102,7 +102,20 @@ int ns_policy_neutral(const struct ns_maps *m, uint64_t cgid)
 	return ns_policy_put(m, cgid, &p);
 }
 
-int ns_policy_release(const struct ns_maps *m)
+/* A controller is gone once its program is: no process holds it any more. */
+static bool owner_gone(uint32_t owner)
+{
+	int fd;
+
+	if (!owner)
+		return true;
+	fd = bpf_prog_get_fd_by_id(owner);
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 && errno == ENOENT;
+}
+
+int ns_policy_release(const struct ns_maps *m, uint32_t owner)
 {
 	/* the keys first: an updated hash entry moves to the head of its
 	 * bucket, where a walk could meet it again */
@@ -117,7 +130,7 @@ int ns_policy_release(const struct ns_maps *m)
 	for (i = 0; i < n; i++) {
 		/* gone meanwhile (its cgroup forgotten): nothing to release */
 		if (ns_policy_get(m, keys[i], &p) || p.flags & NS_POLICY_FIXED ||
-		    is_neutral(&p))
+		    is_neutral(&p) || (p.owner != owner && !owner_gone(p.owner)))
 			continue;
 		ret = ns_policy_neutral(m, keys[i]);
 		if (ret && !first)

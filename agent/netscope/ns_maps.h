@@ -30,9 +30,10 @@ int ns_policy_put(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p);
  * what Netscope set), at the next generation: 0, -ENOENT when it has
  * none, or -errno. */
 int ns_policy_neutral(const struct ns_maps *m, uint64_t cgid);
-/* Makes every policy that is not NS_POLICY_FIXED neutral: the
- * controller's, so that none outlives it. 0 or the first -errno. */
-int ns_policy_release(const struct ns_maps *m);
+/* Makes the controller policies (not NS_POLICY_FIXED) of @owner, and those
+ * whose owner is gone, neutral: as a controller starts and stops, so that
+ * none outlives its controller. 0 or the first -errno. */
+int ns_policy_release(const struct ns_maps *m, uint32_t owner);
 int ns_ctrl_put(const struct ns_maps *m, uint64_t cgid, const struct ns_ctrl *c);
 int ns_link_view_get(const struct ns_maps *m, struct ns_link_view *v);
 int ns_link_view_put(const struct ns_maps *m, const struct ns_link_view *v);

@@ -27,7 +27,8 @@
 #   8. indigod runs all this from its [netscope] config section
 #   9. no policy outlives the controller that set it: a restarted agent
 #      (even --observe) neutralizes a killed one's, which running flows
-#      then lift, and a stopped controller leaves neutral ones; fixed
+#      then lift, and a stopped controller leaves neutral ones; another
+#      agent starting and stopping leaves a running controller's; fixed
 #      policies stay
 # Needs root, iperf3, redis-server, redis-benchmark, jq, bpftool.
 # Everything it made goes on exit.
@@ -52,7 +53,7 @@ stop_agent() {
 cleanup() {
 	stop_agent
 	ns_cleanup
-	rm -f "$LOG"
+	rm -f "$LOG" "$LOG".*
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -131,9 +132,9 @@ le() {
 		awk '{ for (i = NF; i > 0; i--) printf "%s ", $i }'
 }
 
-# policy_raw CGROUP CC RATE_BPS SENS_MILLI FLAGS: an ns_policy entry as any
-# writer of the map may leave it (a killed controller, bpftool), at the
-# next generation
+# policy_raw CGROUP CC RATE_BPS SENS_MILLI FLAGS [OWNER]: an ns_policy
+# entry as any writer of the map may leave it (a killed controller,
+# bpftool), at the next generation
 policy_raw() {
 	local gen cc
 	gen=$(ns_json_get "$1" '.policy.gen // 0')
@@ -143,7 +144,7 @@ policy_raw() {
 	bpftool map update pinned "$NS_PINS/ns_policy" \
 		key hex $(le 8 "$(stat -c %i "$1")") \
 		value hex $cc $(le 4 "$3") $(le 4 0) $(le 4 "$4") $(le 4 "$5") \
-		$(le 4 $((gen + 1))) $(le 4 0)
+		$(le 4 $((gen + 1))) $(le 4 "${6:-0}")
 }
 
 pass() { say "ok: $*"; }
@@ -537,12 +538,20 @@ rm -rf "$st"
 pass "indigod runs Netscope from [netscope] and stops it cleanly"
 
 # --- 9: no policy outlives its controller. A killed one's (written here
-# as it would have left it: 20 Mbit/s, not fixed) paces a running flow
-# until the next agent, measuring only, neutralizes it as it starts; a
-# fixed policy stays.
+# as it would have left it: 20 Mbit/s, not fixed, its own) paces a
+# running flow until the next agent, measuring only, neutralizes it as it
+# starts; a fixed policy stays.
 "$INDIGOCTL" netscope set "$RR" rate_mbit=20
-start_agent --observe
-policy_raw "$BULK" "" 2500000 0 0
+# (the controller's own: for ONE, whose flows ended in 2)
+start_agent --app "$ONE" --interval-ms 100
+for _ in $(seq 30); do
+	owner=$(ns_json_get "$ONE" .policy.owner)
+	[ "$owner" = null ] || break
+	sleep 0.1
+done
+[ "$owner" != null ] && ((owner > 0)) ||
+	die "the controller's policy names no owner: $owner"
+policy_raw "$BULK" "" 2500000 0 0 "$owner"
 server 5208
 bulk "$BULK" 5 -p 5208 >/dev/null &
 p_bulk=$!
@@ -557,17 +566,36 @@ pace1=$(flow_max_pacing 5208)
 wait $p_bulk
 [ "$pace0 $pace1" = "20000000 0" ] ||
 	die "a killed controller's 20 Mbit/s: flow paced at $pace0, then after a restart at $pace1 bit/s"
-pol=$(ns_json_get "$BULK" '.policy | "\(.cc) \(.rate_bps) \(.sensitivity) \(.fixed)"')
-[ "$pol" = " 0 null false" ] || die "a killed controller's policy after a restart: $pol"
-pass "a restarted agent (--observe) neutralized a killed controller's policy; the flow lifted its pacing"
+for cg in "$BULK" "$ONE"; do
+	pol=$(ns_json_get "$cg" '.policy | "\(.cc) \(.rate_bps) \(.sensitivity) \(.fixed) \(.owner)"')
+	[ "$pol" = " 0 null false 0" ] ||
+		die "a killed controller's policy for $cg after a restart: $pol"
+done
+pass "a restarted agent (--observe) neutralized a killed controller's policies; the flow lifted its pacing"
 stop_agent
-# a controller that stops leaves its policies neutral
-start_agent --app "$BULK" --cc cubic --interval-ms 100
+# another agent that starts and stops beside a running controller leaves
+# its policies (the controller, at a 1 s interval, would put them back
+# only later); a controller that stops leaves its policies neutral
+start_agent --app "$BULK" --cc cubic --interval-ms 1000
 for _ in $(seq 30); do
 	[ "$(ns_json_get "$BULK" .policy.cc)" = cubic ] && break
 	sleep 0.1
 done
 [ "$(ns_json_get "$BULK" .policy.cc)" = cubic ] || die "controller set no policy"
+ns_bg "$NETSCOPE" --cgroup "$NS_CG" --observe --no-cc >"$LOG.2" 2>&1
+other=${NS_PIDS[-1]}
+for _ in $(seq 50); do
+	grep -q attached "$LOG.2" && break
+	sleep 0.1
+done
+pol_started=$(ns_json_get "$BULK" .policy.cc)
+kill "$other"
+wait "$other" || die "the second agent: $(cat "$LOG.2")"
+pol_stopped=$(ns_json_get "$BULK" .policy.cc)
+rm -f "$LOG.2"
+[ "$pol_started $pol_stopped" = "cubic cubic" ] ||
+	die "a running controller's policy, as another agent started and stopped: '$pol_started', '$pol_stopped'"
+pass "another agent starting and stopping leaves a running controller's policy"
 stop_agent
 pol=$(ns_json_get "$BULK" '.policy | "\(.cc) \(.rate_bps) \(.sensitivity) \(.fixed)"')
 [ "$pol" = " 0 null false" ] || die "the controller's policy after it stopped: $pol"

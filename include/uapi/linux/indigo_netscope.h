@@ -67,11 +67,13 @@ struct ns_cg_stats {
  * What new flows of the cgroup get, and existing ones at their next
  * callback once gen changes. Zero fields are left as the kernel has them,
  * or as they were before Netscope set them. An entry that is not
- * NS_POLICY_FIXED is the controller's: it makes every such entry neutral
- * (all zero but gen) when it starts and when it stops, so that none
- * outlives it; "indigoctl netscope clear" writes a neutral one too, and
- * no entry is deleted while its cgroup lives, so gen never goes back to
- * one that flows have already applied.
+ * NS_POLICY_FIXED is the controller's named in owner: it makes its own
+ * entries neutral (all zero but gen) when it stops, and any controller
+ * makes those of a controller that is gone neutral when it starts, so that
+ * none outlives its controller while another's stay; "indigoctl netscope
+ * clear" writes a neutral one too, and no entry is deleted while its
+ * cgroup lives, so gen never goes back to one that flows have already
+ * applied.
  */
 struct ns_policy {
 	char cc[NS_CC_NAME_MAX];	/* congestion control, "" to leave */
@@ -95,7 +97,10 @@ struct ns_policy {
 					 * most NS_SENS_MAX_MILLI */
 	__u32 flags;			/* NS_POLICY_* */
 	__u32 gen;			/* bumped on every change */
-	__u32 pad;
+	__u32 owner;			/* the id of the sock_ops program of
+					 * the controller that set it, which
+					 * lives as long as that controller;
+					 * 0: none (fixed or neutral) */
 };
 
 /* ns_ctrl.flags */
