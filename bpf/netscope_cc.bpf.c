@@ -18,7 +18,8 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Set by the loader before load (configuration). */
 const volatile __u32 target_base_us = 100;	/* queueing allowed at c = 0 */
-const volatile __u32 beta_max_milli = 500;	/* largest cut per RTT */
+
+#define BETA_MAX_MILLI	500			/* largest cut per RTT */
 
 struct ns_ca {
 	__u64 cgid;
@@ -99,13 +100,9 @@ void BPF_PROG(ns_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 	}
 	if (now - ca->last_cut_ns < (__u64)(tp->srtt_us >> 3) * 1000)
 		return;
-	mdf = (__u64)beta_max_milli * 2000 / (2000 + ca->sens_milli);
+	/* below BETA_MAX_MILLI: the window never falls to zero */
+	mdf = (__u64)BETA_MAX_MILLI * 2000 / (2000 + ca->sens_milli);
 	cut = mdf * (ca->delay_us - target) / ca->delay_us;
-	/* below beta_max_milli, with c bounded (sens_of()); but that is the
-	 * loader's to set, and a cut over 1000 would take the window below
-	 * zero, to some 4e9 segments */
-	if (cut > 1000)
-		cut = 1000;
 	cwnd -= cwnd * cut / 1000;
 	tp->snd_cwnd = cwnd > 2 ? cwnd : 2;
 	tp->snd_ssthresh = tp->snd_cwnd;

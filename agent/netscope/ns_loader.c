@@ -122,8 +122,6 @@ static int cc_register(struct ns_loader *l, const struct ns_load_opts *o)
 		return -errno;
 	if (o->cc_target_us)
 		l->cc->rodata->target_base_us = o->cc_target_us;
-	if (o->cc_beta_milli)
-		l->cc->rodata->beta_max_milli = o->cc_beta_milli;
 	drop_stale_pins(l->cc->obj);
 	ret = ns_cc__load(l->cc);
 	if (ret)

@@ -22,7 +22,6 @@ struct ns_load_opts {
 	size_t ncgroups;
 	int want_cc;				/* register "netscope" */
 	uint32_t cc_target_us;			/* its target delay at c = 0 */
-	uint32_t cc_beta_milli;			/* its largest cut per RTT */
 	bool loopback;				/* also flows that stay on
 						 * the host (tests) */
 };
