@@ -28,7 +28,7 @@ $(B)/fuzz/fuzz_config $(B)/fuzz/fuzz_dlog $(B)/fuzz/fuzz_model: FUZZ_LINK = \
 	$(AGENT_CFLAGS) $(AGENT_LIB) $(AGENT_LIBS)
 $(B)/fuzz/fuzz_modlink: FUZZ_LINK = $(CPPFLAGS_U) $(NL_CFLAGS) agent/modlink.c \
 	$(CORE_SRC) $(NL_LIBS)
-$(B)/fuzz/fuzz_trace: FUZZ_LINK = -Itools/sim tools/sim/trace.c
+$(B)/fuzz/fuzz_trace: FUZZ_LINK = -Itools/sim -Iagent/policy tools/sim/trace.c
 
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(AGENT_LIB) $(AGENT_HDR) agent/modlink.c \
 		agent/modlink.h $(CORE_SRC) tools/sim/trace.c tools/sim/trace.h

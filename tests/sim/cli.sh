@@ -31,6 +31,8 @@ if "$sim" run "$dir/p.trace" -P nosuch 2>/dev/null; then fail "unknown policy ac
 if "$sim" run "$dir/p.trace" -f 0 2>/dev/null; then fail "local fraction 0 accepted"; fi
 if "$sim" run "$dir/none.trace" 2>/dev/null; then fail "missing trace accepted"; fi
 if "$sim" gen nosuch "$dir/x.trace" 2>/dev/null; then fail "unknown generator accepted"; fi
+# more pages than records could name: a trace the loader would refuse
+if "$sim" gen gups "$dir/x.trace" -p 1000 -n 999 2>/dev/null; then fail "gen -p 1000 -n 999 accepted"; fi
 # a value that is not a number, or a negative count (four billion walks)
 if "$sim" run "$dir/p.trace" -P fixed -a five 2>/dev/null; then fail "arm 'five' accepted"; fi
 rc=0; timeout 10 "$sim" run "$dir/p.trace" -P none -r -1 2>/dev/null || rc=$?
@@ -39,6 +41,15 @@ if "$sim" run "$dir/p.trace" -f 0.25x 2>/dev/null; then fail "local fraction 0.2
 # a trace without records: nothing to compare
 printf 'INDIGOTR\1\0\0\0\12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' >"$dir/e.trace"
 if "$sim" run "$dir/e.trace" -P none 2>/dev/null; then fail "empty trace accepted"; fi
+# a header that claims four billion pages for 40,000 records: refused, with
+# why, before anything is allocated per page (the limit keeps a simulator
+# that would try from taking the host with it)
+cp "$dir/p.trace" "$dir/huge.trace"
+printf '\377\377\377\377' | dd of="$dir/huge.trace" bs=1 seek=12 conv=notrunc 2>/dev/null
+rc=0; (ulimit -v 4000000; "$sim" run "$dir/huge.trace" -P none) >/dev/null 2>"$dir/err" || rc=$?
+test "$rc" -eq 1 || fail "four billion pages: exit $rc"
+grep -q "huge.trace: .*4294967295 pages.*40000 records" "$dir/err" ||
+	fail "four billion pages: $(cat "$dir/err")"
 # model files: the error names the file and says what is wrong with it
 echo garbage >"$dir/bad.model"
 if "$sim" run "$dir/p.trace" -P bandit -m "$dir/bad.model" -S 0.2 -E 1 2>"$dir/err"; then
@@ -58,6 +69,30 @@ grep -q "arm 18" "$dir/err" || fail "arm 18: $(cat "$dir/err")"
 if "$sim" run "$dir/p.trace" -P bandit -S 0.2 -E 0.4 2>/dev/null; then
 	fail "a 0.4 ms epoch accepted"
 fi
+# two real traces that would be one workload (a base name in two
+# directories, or a synthetic workload's): refused before the runs, naming both
+mkdir "$dir/d1" "$dir/d2" "$dir/out"
+cp "$dir/p.trace" "$dir/d1/r.trace"
+cp "$dir/p.trace" "$dir/d2/r.trace"
+cp "$dir/p.trace" "$dir/d2/zipf.trace"
+for pair in "d1/r.trace d2/r.trace" "d2/zipf.trace"; do
+	set -- $pair
+	if "$sim" table "$dir/out" -p 512 -n 20000 -R 1 "${@/#/$dir/}" 2>"$dir/err"; then
+		fail "table of $pair accepted"
+	fi
+	for f in "$@"; do
+		grep -qF "$dir/$f" "$dir/err" || fail "table of $pair: $(cat "$dir/err")"
+	done
+	if grep -q '^table: ' "$dir/err"; then fail "table of $pair: runs started"; fi
+done
+test -z "$(ls "$dir/out")" || fail "a refused table wrote $(ls "$dir/out")"
+# the warm start's model cannot be saved: the error says which file and why
+mkdir -p "$dir/warm/.sim-warm.model"
+if "$sim" table "$dir/warm" -p 512 -n 20000 -R 1 2>"$dir/err"; then
+	fail "table with an unsavable warm-start model succeeded"
+fi
+grep -q "warm start.*warm/.sim-warm.model: .*Is a directory" "$dir/err" ||
+	fail "warm start: $(tail -1 "$dir/err")"
 # an output directory that cannot be written is refused before the runs
 rc=0; timeout 10 "$sim" table "$dir/nosuch" 2>/dev/null || rc=$?
 test "$rc" -ne 0 && test "$rc" -ne 124 || fail "table into a missing directory: exit $rc"

@@ -6,7 +6,8 @@
  * local tier, the oracle against an exhaustive search and against every
  * policy, determinism, traces on disk, and a committed
  * trace of a real program (tests/sim/traces, found via SIM_TEST_TRACES)
- * through every policy. Inputs are small so that valgrind runs fast.
+ * through every policy; the table's refusals and errors. Inputs are small
+ * so that valgrind runs fast.
  */
 #include "check_main.h"
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "epoch.h"
@@ -419,10 +421,21 @@ static char *tmp_path(const char *name)
 	return path;
 }
 
+/* overwrites the header's page count of the trace at @path */
+static void set_npages(const char *path, uint32_t npages)
+{
+	FILE *f = fopen(path, "r+");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseek(f, 12, SEEK_SET), 0);
+	ck_assert_int_eq(fwrite(&npages, 4, 1, f), 1);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
 START_TEST(trace_files)
 {
 	struct trace t, u;
-	char *path = tmp_path("trace");
+	char *path = tmp_path("trace"), err[256] = "";
 	FILE *f;
 
 	ck_assert_int_eq(gen_trace(&t, GEN_ZIPF, 100, 1000, 2), 0);
@@ -435,7 +448,8 @@ START_TEST(trace_files)
 	/* a page id out of range */
 	t.r[10].page = 100;
 	ck_assert_int_eq(trace_save(&t, path), 0);
-	ck_assert_int_eq(trace_load(&u, path), -EINVAL);
+	ck_assert_int_eq(trace_load_err(&u, path, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "page 100"), "err '%s'", err);
 	/* truncated */
 	t.r[10].page = 1;
 	ck_assert_int_eq(trace_save(&t, path), 0);
@@ -448,20 +462,52 @@ START_TEST(trace_files)
 	ck_assert_int_eq(fseek(f, 16, SEEK_SET), 0);
 	ck_assert_int_eq(fwrite(&(uint64_t){ TRACE_MAX_RECS - 1 }, 8, 1, f), 1);
 	fclose(f);
-	ck_assert_int_eq(trace_load(&u, path), -EINVAL);
+	ck_assert_int_eq(trace_load_err(&u, path, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "records"), "err '%s'", err);
 	/* foreign */
 	f = fopen(path, "w");
 	fputs("not a trace at all, just some text..........", f);
 	fclose(f);
-	ck_assert_int_eq(trace_load(&u, path), -EINVAL);
+	ck_assert_int_eq(trace_load_err(&u, path, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, path), "err '%s'", err);
 	/* no records: refused, not a table of zeros */
 	t.n = 0;
 	ck_assert_int_eq(trace_save(&t, path), 0);
 	ck_assert_int_eq(trace_load(&u, path), -ENODATA);
 	t.n = 1000;
 	unlink(path);
-	ck_assert_int_eq(trace_load(&u, path), -ENOENT);
+	ck_assert_int_eq(trace_load_err(&u, path, err, sizeof(err)), -ENOENT);
+	ck_assert_msg(strstr(err, path), "err '%s'", err);
 	trace_free(&t);
+}
+END_TEST
+
+/*
+ * A header that claims billions of pages for a few records: every policy
+ * allocates per page, so it is refused on load, before anything is
+ * allocated for it, and says why. As many pages as records is the most a
+ * trace can name.
+ */
+START_TEST(trace_claims_too_many_pages)
+{
+	struct trace t, u;
+	char *path = tmp_path("pages"), err[256] = "";
+
+	ck_assert_int_eq(gen_trace(&t, GEN_ZIPF, 100, 1000, 2), 0);
+	ck_assert_int_eq(trace_save(&t, path), 0);
+	trace_free(&t);
+	set_npages(path, UINT32_MAX);
+	ck_assert_int_eq(trace_load_err(&u, path, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "4294967295 pages") && strstr(err, "1000 records"),
+		      "err '%s'", err);
+	ck_assert_int_eq(trace_load(&u, path), -EINVAL);
+	set_npages(path, 1001);
+	ck_assert_int_eq(trace_load_err(&u, path, err, sizeof(err)), -EINVAL);
+	set_npages(path, 1000);
+	ck_assert_int_eq(trace_load_err(&u, path, err, sizeof(err)), 0);
+	ck_assert_uint_eq(u.npages, 1000);
+	trace_free(&u);
+	unlink(path);
 }
 END_TEST
 
@@ -582,6 +628,96 @@ START_TEST(errors_say_why)
 }
 END_TEST
 
+/* a small table into @outdir, its progress lines thrown away */
+static int small_table(const char *outdir, const char *const *real, size_t nreal,
+		       char *err, size_t errlen)
+{
+	struct table_opts o = {
+		.outdir = outdir, .npages = 100, .n = 2000, .real = real,
+		.nreal = nreal, .real_repeat = 1, .seed = 1, .threads = 1,
+		.command = "test_sim",
+	};
+	FILE *log = fopen("/dev/null", "w");
+	int ret;
+
+	ck_assert_ptr_nonnull(log);
+	ret = table_make(&o, log, err, errlen);
+	fclose(log);
+	return ret;
+}
+
+/* @name in the test's directory @dir, made if missing */
+static char *in_dir(const char *dir, const char *name)
+{
+	static char path[512];
+
+	mkdir(tmp_path(dir), 0700);
+	snprintf(path, sizeof(path), "%s/%s", tmp_path(dir), name);
+	return path;
+}
+
+/*
+ * Two real traces that would be one workload name in the table (the same
+ * base name in two directories, or a synthetic workload's name) would
+ * give rows nobody can tell apart: refused, naming both, before any run
+ * and before anything is written.
+ */
+START_TEST(table_names_unique)
+{
+	char a[512], b[512], syn[512], err[1024] = "";
+	const char *real[2];
+	struct trace t;
+
+	ck_assert_int_eq(gen_trace(&t, GEN_ZIPF, 100, 2000, 4), 0);
+	snprintf(a, sizeof(a), "%s", in_dir("d1", "w.trace"));
+	snprintf(b, sizeof(b), "%s", in_dir("d2", "w.trace"));
+	snprintf(syn, sizeof(syn), "%s", in_dir("d2", "gups.trace"));
+	ck_assert_int_eq(trace_save(&t, a), 0);
+	ck_assert_int_eq(trace_save(&t, b), 0);
+	ck_assert_int_eq(trace_save(&t, syn), 0);
+	trace_free(&t);
+	mkdir(tmp_path("out"), 0700);
+	real[0] = a;
+	real[1] = b;
+	ck_assert_int_eq(small_table(tmp_path("out"), real, 2, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, a) && strstr(err, b), "err '%s'", err);
+	real[0] = syn;
+	ck_assert_int_eq(small_table(tmp_path("out"), real, 1, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, syn) && strstr(err, "gups"), "err '%s'", err);
+	ck_assert_int_eq(access(in_dir("out", "sim.md"), F_OK), -1);
+	unlink(a);
+	unlink(b);
+	unlink(syn);
+	rmdir(tmp_path("d1"));
+	rmdir(tmp_path("d2"));
+	rmdir(tmp_path("out"));
+}
+END_TEST
+
+/*
+ * The warm-start section's model file (OUTDIR/.sim-warm.model), here a
+ * directory that no model can be renamed onto: the error says which file
+ * and why, as the other model-file errors do.
+ */
+START_TEST(table_warm_error_says_why)
+{
+	static const char *const outs[] = { "sim.md", "sim.csv", "sim-stall.dat",
+					    "sim-phase.dat" };
+	char model[512], err[1024] = "";
+	unsigned int i;
+
+	snprintf(model, sizeof(model), "%s", in_dir("warm", ".sim-warm.model"));
+	ck_assert_int_eq(mkdir(model, 0700), 0);
+	ck_assert_int_lt(small_table(tmp_path("warm"), NULL, 0, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "warm start") && strstr(err, model) &&
+		      strstr(err, strerror(EISDIR)), "err '%s'", err);
+	for (i = 0; i < 4; i++)
+		unlink(in_dir("warm", outs[i]));
+	rmdir(model);
+	ck_assert_int_eq(rmdir(tmp_path("warm")), 0);
+}
+END_TEST
+
 /*
  * The module's telemetry gives the epoch in whole ms, the unit indigod's
  * context turns counts into rates by: a 0.4 ms epoch would read as 0 ms,
@@ -636,10 +772,13 @@ static Suite *suite(void)
 	ADD_LOOP(s, deterministic, POL_COUNT);
 	ADD(s, gen_shapes);
 	ADD(s, trace_files);
+	ADD(s, trace_claims_too_many_pages);
 	ADD(s, train_and_load);
 	ADD(s, real_traces);
 	ADD(s, bad_params);
 	ADD(s, errors_say_why);
+	ADD(s, table_names_unique);
+	ADD(s, table_warm_error_says_why);
 	ADD_LOOP(s, epoch_whole_ms, POL_COUNT - POL_HEURISTIC);
 	return s;
 }

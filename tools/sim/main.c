@@ -178,6 +178,12 @@ static int cmd_gen(int argc, char **argv)
 	optind = 3;
 	if (parse(argc, argv, &a))
 		return usage();
+	/* trace_load refuses more pages than records could name */
+	if (a.npages > a.n) {
+		fprintf(stderr, "indigo-sim: -p %" PRIu32 ": more pages than the %"
+			PRIu64 " records (-n) can name\n", a.npages, a.n);
+		return 2;
+	}
 	ret = gen_trace(&t, kind, a.npages, a.n, a.p.seed);
 	if (!ret) {
 		ret = trace_save(&t, argv[2]);
@@ -208,9 +214,9 @@ static int cmd_run(int argc, char **argv, const char *model_out)
 		return 2;
 	}
 	a.c.model_out = model_out;
-	ret = trace_load(&t, argv[1]);
+	ret = trace_load_err(&t, argv[1], err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "indigo-sim: %s: %s\n", argv[1], strerror(-ret));
+		fprintf(stderr, "indigo-sim: %s\n", err);
 		return 1;
 	}
 	ret = table_run_one(&t, &a.p, &a.c, &r, err, sizeof(err));
@@ -226,7 +232,7 @@ static int cmd_run(int argc, char **argv, const char *model_out)
 static int cmd_table(int argc, char **argv)
 {
 	struct table_opts o = { 0 };
-	char cmd[1024];
+	char cmd[1024], err[1024];
 	struct args a;
 	int ret, i;
 	size_t len = 0;
@@ -251,9 +257,9 @@ static int cmd_table(int argc, char **argv)
 	o.seed = a.p.seed;
 	o.threads = a.p.threads;
 	o.command = getenv("SIM_TABLE_COMMAND") ? getenv("SIM_TABLE_COMMAND") : cmd;
-	ret = table_make(&o, stderr);
+	ret = table_make(&o, stderr, err, sizeof(err));
 	if (ret)
-		fprintf(stderr, "indigo-sim: table: %s\n", strerror(-ret));
+		fprintf(stderr, "indigo-sim: table: %s\n", *err ? err : strerror(-ret));
 	return ret ? 1 : 0;
 }
 

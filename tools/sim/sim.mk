@@ -26,7 +26,7 @@ $(B)/indigo-sim: tools/sim/main.c $(SIM_DEPS) | $(B)
 	$(CC) -O2 -g $(SIM_CF) tools/sim/main.c $(SIM_LINK) $(AGENT_LIBS) -o $@
 
 $(B)/lackey2trace: tools/sim/lackey2trace.c tools/sim/trace.c tools/sim/trace.h | $(B)
-	$(CC) -O2 -g $(WARN) -D_GNU_SOURCE tools/sim/lackey2trace.c tools/sim/trace.c -o $@
+	$(CC) -O2 -g $(WARN) -D_GNU_SOURCE -Iagent/policy tools/sim/lackey2trace.c tools/sim/trace.c -o $@
 
 $(B)/sim-tests $(B)/sim-tests-san:
 	mkdir -p $@

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "epoch.h"
+#include "errbuf.h"
 #include "gen.h"
 #include "oracle.h"
 
@@ -137,32 +138,65 @@ static void name_clean(char *s)
 			*s = '_';
 }
 
+/* a real trace's workload: its file's base name up to the first dot */
+static void real_name(const char *path, char *name, size_t len)
+{
+	const char *base = strrchr(path, '/');
+
+	snprintf(name, len, "%s", base ? base + 1 : path);
+	*strchrnul(name, '.') = '\0';
+	name_clean(name);
+}
+
+/*
+ * Two workloads of one name (dir1/redis.trace and dir2/redis.trace, or
+ * gups.trace and the synthetic gups) would give rows in the results that
+ * nobody can tell apart: refused, naming both, before minutes of runs.
+ */
+static int names_unique(const struct workload *w, size_t n,
+			const struct table_opts *o, char *err, size_t errlen)
+{
+	size_t i, j;
+
+	for (j = GEN_COUNT; j < n; j++)
+		for (i = 0; i < j; i++) {
+			if (strcmp(w[i].name, w[j].name))
+				continue;
+			if (i < GEN_COUNT)
+				return errbuf_set(err, errlen, -EINVAL,
+						  "%s: workload '%s' is a synthetic one's name; rename the file",
+						  o->real[j - GEN_COUNT], w[j].name);
+			return errbuf_set(err, errlen, -EINVAL,
+					  "%s and %s: both would be workload '%s'; rename one",
+					  o->real[i - GEN_COUNT], o->real[j - GEN_COUNT],
+					  w[j].name);
+		}
+	return 0;
+}
+
 static int load_workloads(const struct table_opts *o, struct workload **out,
-			  size_t *nout, FILE *log)
+			  size_t *nout, char *err, size_t errlen)
 {
 	size_t n = GEN_COUNT + o->nreal, i;
 	struct workload *w = calloc(n, sizeof(*w));
-	int ret = 0;
+	int ret;
 
 	if (!w)
 		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (i < GEN_COUNT)
+			snprintf(w[i].name, sizeof(w[i].name), "%s", gen_name((int)i));
+		else
+			real_name(o->real[i - GEN_COUNT], w[i].name, sizeof(w[i].name));
+	ret = names_unique(w, n, o, err, errlen);
 	for (i = 0; i < n && !ret; i++) {
 		if (i < GEN_COUNT) {
-			snprintf(w[i].name, sizeof(w[i].name), "%s", gen_name((int)i));
 			w[i].repeat = 1;
 			w[i].synthetic = 1;
 			ret = gen_trace(&w[i].t, (int)i, o->npages, o->n, o->seed + i);
 		} else {
-			const char *path = o->real[i - GEN_COUNT];
-			const char *base = strrchr(path, '/');
-
-			snprintf(w[i].name, sizeof(w[i].name), "%s", base ? base + 1 : path);
-			*strchrnul(w[i].name, '.') = '\0';
-			name_clean(w[i].name);
 			w[i].repeat = o->real_repeat;
-			ret = trace_load(&w[i].t, path);
-			if (ret)
-				fprintf(log, "%s: %s\n", path, strerror(-ret));
+			ret = trace_load_err(&w[i].t, o->real[i - GEN_COUNT], err, errlen);
 		}
 	}
 	if (ret) {
@@ -230,9 +264,10 @@ static double ratio(double a, double b)
  * bandit and TPP at PHASE_LOCAL and PHASE_CONT.
  */
 static int warm_section(FILE *md, const struct workload *w,
-			const struct table_opts *o, const struct scen *s)
+			const struct table_opts *o, const struct scen *s,
+			char *err, size_t errlen)
 {
-	char model[4096];
+	char model[4096], why[1024] = "";
 	size_t i;
 	int ret = 0;
 
@@ -257,13 +292,17 @@ static int warm_section(FILE *md, const struct workload *w,
 		if (ret)
 			break;
 		c.model_out = model;
-		ret = table_run_one(&t, &p, &c, &r, NULL, 0);
+		ret = table_run_one(&t, &p, &c, &r, why, sizeof(why));
 		trace_free(&t);
 		c.model_out = NULL;
 		c.model_in = model;
 		if (!ret)
-			ret = table_run_one(&w[i].t, &p, &c, &r, NULL, 0);
-		if (!ret)
+			ret = table_run_one(&w[i].t, &p, &c, &r, why, sizeof(why));
+		/* the model file's own reason, as run and train report it */
+		if (ret)
+			errbuf_set(err, errlen, ret, "warm start, %s: %s", w[i].name,
+				   *why ? why : strerror(-ret));
+		else
 			fprintf(md, "| %s | %.2f | %.2f | %.2f |\n", w[i].name,
 				ratio(sc->c[POL_BANDIT].r.stall_ns, sc->c[POL_TPP].r.stall_ns),
 				ratio(r.stall_ns, sc->c[POL_TPP].r.stall_ns),
@@ -464,7 +503,7 @@ static void write_stall_dat(FILE *f, const struct workload *w, size_t nw,
 	}
 }
 
-int table_make(const struct table_opts *o, FILE *log)
+int table_make(const struct table_opts *o, FILE *log, char *err, size_t errlen)
 {
 	struct speed sp = { 0 };
 	struct settle st = { 0 }, stp = { 0 };
@@ -475,7 +514,9 @@ int table_make(const struct table_opts *o, FILE *log)
 	double t0 = wall();
 	int ret;
 
-	ret = load_workloads(o, &w, &nw, log);
+	if (err && errlen)
+		*err = '\0';
+	ret = load_workloads(o, &w, &nw, err, errlen);
 	if (ret)
 		return ret;
 	s = calloc(nw * NFRAC * NCONT, sizeof(*s));
@@ -549,7 +590,7 @@ int table_make(const struct table_opts *o, FILE *log)
 		}
 		write_csv(csv, w, nw, s);
 		write_stall_dat(sdat, w, nw, s);
-		ret = warm_section(md, w, o, s);
+		ret = warm_section(md, w, o, s, err, errlen);
 	}
 	if (md)
 		fclose(md);

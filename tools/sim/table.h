@@ -36,7 +36,11 @@ int table_run_one(const struct trace *t, const struct sim_params *p,
 		  const struct pol_cfg *c, struct sim_result *r, char *err,
 		  size_t errlen);
 
-/* The whole table; progress lines go to @log. 0 or a negative errno. */
-int table_make(const struct table_opts *o, FILE *log);
+/*
+ * The whole table; progress lines go to @log. 0 or a negative errno; then
+ * @err (or NULL) says why where a trace or model file did, or where two
+ * real traces would be one workload name (refused before any run).
+ */
+int table_make(const struct table_opts *o, FILE *log, char *err, size_t errlen);
 
 #endif /* INDIGO_SIM_TABLE_H */

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Page traces: see trace.h. */
 #include "trace.h"
+#include "errbuf.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -70,58 +72,97 @@ int trace_save(const struct trace *t, const char *path)
 	return ret;
 }
 
-static int read_body(struct trace *t, FILE *f)
+/*
+ * The header, checked against itself and the file's size before anything
+ * is allocated for its counts: a damaged one (four billion pages for a few
+ * records) must get an error, not an allocation the host cannot give.
+ */
+static int read_header(FILE *f, uint32_t *npages, uint64_t *n, char *why,
+		       size_t len)
 {
 	unsigned char h[TRACE_HDR_BYTES];
-	uint32_t version, npages;
+	uint32_t version;
+	uint64_t want;
 	struct stat st;
-	uint64_t n, i;
-	int ret;
 
 	if (fread(h, 1, sizeof(h), f) != sizeof(h) ||
 	    memcmp(h, TRACE_MAGIC, 8))
-		return -EINVAL;
+		return errbuf_set(why, len, -EINVAL, "not a trace (no %s header)",
+			       TRACE_MAGIC);
 	memcpy(&version, h + 8, 4);
-	memcpy(&npages, h + 12, 4);
-	memcpy(&n, h + 16, 8);
+	memcpy(npages, h + 12, 4);
+	memcpy(n, h + 16, 8);
 	if (version != TRACE_VERSION)
-		return -EINVAL;
+		return errbuf_set(why, len, -EINVAL, "trace version %" PRIu32 ", not %d",
+			       version, TRACE_VERSION);
 	/* nothing to simulate: every policy would tie at zero */
-	if (!n)
-		return -ENODATA;
-	/* a header that disagrees with the file is damage: refused before
-	 * its count, up to TRACE_MAX_RECS, is allocated */
+	if (!*n)
+		return errbuf_set(why, len, -ENODATA, "no records");
+	if (*n > TRACE_MAX_RECS)
+		return errbuf_set(why, len, -EINVAL, "header claims %" PRIu64
+			       " records, more than the %llu a trace may hold",
+			       *n, TRACE_MAX_RECS);
+	/* a header that disagrees with the file is damage */
+	want = TRACE_HDR_BYTES + *n * sizeof(struct trace_rec);
 	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
-	    n <= TRACE_MAX_RECS &&
-	    (uint64_t)st.st_size != TRACE_HDR_BYTES + n * sizeof(*t->r))
-		return -EINVAL;
-	ret = trace_alloc(t, npages, n);
+	    (uint64_t)st.st_size != want)
+		return errbuf_set(why, len, -EINVAL, "header claims %" PRIu64
+			       " records (%" PRIu64 " bytes), the file has %jd",
+			       *n, want, (intmax_t)st.st_size);
+	/* every policy allocates per page; the records name at most n */
+	if (!*npages || *npages > *n)
+		return errbuf_set(why, len, -EINVAL, "header claims %" PRIu32
+			       " pages, more than its %" PRIu64 " records can name",
+			       *npages, *n);
+	return 0;
+}
+
+static int read_body(struct trace *t, FILE *f, char *why, size_t len)
+{
+	uint32_t npages = 0;
+	uint64_t n = 0, i;
+	int ret = read_header(f, &npages, &n, why, len);
+
 	if (ret)
 		return ret;
-	if (n && fread(t->r, sizeof(*t->r), n, f) != n) {
+	ret = trace_alloc(t, npages, n);
+	if (ret)
+		return errbuf_set(why, len, ret, "%s", strerror(-ret));
+	if (fread(t->r, sizeof(*t->r), n, f) != n)
+		ret = ferror(f) ? errbuf_set(why, len, -EIO, "%s", strerror(EIO)) :
+		      errbuf_set(why, len, -EINVAL, "truncated: fewer than the "
+			      "header's %" PRIu64 " records", n);
+	for (i = 0; !ret && i < n; i++)
+		if (t->r[i].page >= npages)
+			ret = errbuf_set(why, len, -EINVAL, "record %" PRIu64
+				      ": page %" PRIu32 ", beyond the header's %"
+				      PRIu32 " pages", i, t->r[i].page, npages);
+	if (!ret && fgetc(f) != EOF)
+		ret = errbuf_set(why, len, -EINVAL, "data after the header's %"
+			      PRIu64 " records", n);
+	if (ret)
 		trace_free(t);
-		return ferror(f) ? -EIO : -EINVAL;
+	return ret;
+}
+
+int trace_load_err(struct trace *t, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char why[160] = "";
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		return errbuf_set(err, errlen, ret, "%s: %s", path, strerror(-ret));
 	}
-	for (i = 0; i < n; i++)
-		if (t->r[i].page >= npages) {
-			trace_free(t);
-			return -EINVAL;
-		}
-	if (fgetc(f) != EOF) {
-		trace_free(t);
-		return -EINVAL;
-	}
-	return 0;
+	ret = read_body(t, f, why, sizeof(why));
+	fclose(f);
+	if (ret)
+		errbuf_set(err, errlen, ret, "%s: %s", path, why);
+	return ret;
 }
 
 int trace_load(struct trace *t, const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	int ret;
-
-	if (!f)
-		return -errno;
-	ret = read_body(t, f);
-	fclose(f);
-	return ret;
+	return trace_load_err(t, path, NULL, 0);
 }

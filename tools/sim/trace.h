@@ -8,10 +8,13 @@
  * the records are read with one fread into the array the simulator walks.
  *	0	8	magic "INDIGOTR"
  *	8	4	version (1)
- *	12	4	npages: page ids are dense, 0..npages-1
+ *	12	4	npages: page ids are dense, 0..npages-1; at most n
  *	16	8	n: records
  *	24	8	reserved (0)
  *	32	8*n	records: u32 page, u32 instructions since the last record
+ *
+ * n records name at most n pages: a larger npages is damage, refused on
+ * load before the simulator allocates per page for it.
  *
  * Functions return 0 or a negative errno; none prints.
  */
@@ -48,10 +51,12 @@ int trace_save(const struct trace *t, const char *path);
 
 /*
  * Reads a whole trace. -EINVAL for a foreign, truncated or inconsistent
- * file (a page id >= npages), -ENODATA for one without records, -EIO,
- * -ENOMEM.
+ * file (more pages than records, a page id >= npages), -ENODATA for one
+ * without records, -EIO, -ENOMEM, or fopen's errno.
  */
 int trace_load(struct trace *t, const char *path);
+/* The same; on failure @err (or NULL) gets the path and why. */
+int trace_load_err(struct trace *t, const char *path, char *err, size_t errlen);
 
 /* Writes the header of a trace of @npages pages and @n records. */
 int trace_write_header(FILE *f, uint32_t npages, uint64_t n);
