@@ -72,6 +72,8 @@ struct tcp_sock {
 	u32 prior_cwnd;
 	u32 delivered_ce;
 	u32 snd_nxt;
+	u32 snd_una;
+	u32 delivered;
 	u32 write_seq;
 };
 
