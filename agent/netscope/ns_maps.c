@@ -74,14 +74,21 @@ int ns_ctrl_get(const struct ns_maps *m, uint64_t cgid, struct ns_ctrl *c)
 	return lookup(m->ctrl, cgid, c);
 }
 
+/* Stores @p at the generation after @old's (NULL: the cgroup had none). */
+static int put_after(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p,
+		     const struct ns_policy *old)
+{
+	p->gen = old ? old->gen + 1 : 1;
+	if (!p->gen)		/* 0 means "never applied" to the flows */
+		p->gen = 1;
+	return bpf_map_update_elem(m->policy, &cgid, p, BPF_ANY) ? -errno : 0;
+}
+
 int ns_policy_put(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p)
 {
 	struct ns_policy old;
 
-	p->gen = ns_policy_get(m, cgid, &old) ? 1 : old.gen + 1;
-	if (!p->gen)		/* 0 means "never applied" to the flows */
-		p->gen = 1;
-	return bpf_map_update_elem(m->policy, &cgid, p, BPF_ANY) ? -errno : 0;
+	return put_after(m, cgid, p, ns_policy_get(m, cgid, &old) ? NULL : &old);
 }
 
 static bool is_neutral(const struct ns_policy *p)
@@ -93,13 +100,10 @@ static bool is_neutral(const struct ns_policy *p)
 
 int ns_policy_neutral(const struct ns_maps *m, uint64_t cgid)
 {
-	struct ns_policy p;
-	int ret = ns_policy_get(m, cgid, &p);
+	struct ns_policy old, p = { 0 };
+	int ret = ns_policy_get(m, cgid, &old);
 
-	if (ret)
-		return ret;
-	memset(&p, 0, sizeof(p));
-	return ns_policy_put(m, cgid, &p);
+	return ret ? ret : put_after(m, cgid, &p, &old);
 }
 
 /* A controller is gone once its program is: no process holds it any more. */
@@ -120,7 +124,7 @@ int ns_policy_release(const struct ns_maps *m, uint32_t owner)
 	/* the keys first: an updated hash entry moves to the head of its
 	 * bucket, where a walk could meet it again */
 	uint64_t keys[NS_CGROUPS_MAX], key;
-	struct ns_policy p;
+	struct ns_policy p, zero;
 	int n = 0, i, ret, first = 0;
 
 	for (ret = bpf_map_get_next_key(m->policy, NULL, &key);
@@ -132,7 +136,8 @@ int ns_policy_release(const struct ns_maps *m, uint32_t owner)
 		if (ns_policy_get(m, keys[i], &p) || p.flags & NS_POLICY_FIXED ||
 		    is_neutral(&p) || (p.owner != owner && !owner_gone(p.owner)))
 			continue;
-		ret = ns_policy_neutral(m, keys[i]);
+		memset(&zero, 0, sizeof(zero));
+		ret = put_after(m, keys[i], &zero, &p);
 		if (ret && !first)
 			first = ret;
 	}
