@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	fclose(f);
-	if (!trace_load(&t, path))
+	if (!trace_load(&t, path, NULL, 0))
 		trace_free(&t);
 	return 0;
 }

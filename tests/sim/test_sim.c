@@ -440,7 +440,7 @@ START_TEST(trace_files)
 
 	ck_assert_int_eq(gen_trace(&t, GEN_ZIPF, 100, 1000, 2), 0);
 	ck_assert_int_eq(trace_save(&t, path), 0);
-	ck_assert_int_eq(trace_load(&u, path), 0);
+	ck_assert_int_eq(trace_load(&u, path, NULL, 0), 0);
 	ck_assert_uint_eq(u.npages, 100);
 	ck_assert_uint_eq(u.n, 1000);
 	ck_assert_mem_eq(t.r, u.r, t.n * sizeof(*t.r));
@@ -448,13 +448,13 @@ START_TEST(trace_files)
 	/* a page id out of range */
 	t.r[10].page = 100;
 	ck_assert_int_eq(trace_save(&t, path), 0);
-	ck_assert_int_eq(trace_load_err(&u, path, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(trace_load(&u, path, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "page 100"), "err '%s'", err);
 	/* truncated */
 	t.r[10].page = 1;
 	ck_assert_int_eq(trace_save(&t, path), 0);
 	ck_assert_int_eq(truncate(path, TRACE_HDR_BYTES + 8 * 999 + 4), 0);
-	ck_assert_int_eq(trace_load(&u, path), -EINVAL);
+	ck_assert_int_eq(trace_load(&u, path, NULL, 0), -EINVAL);
 	/* a header that claims more records than the file holds */
 	ck_assert_int_eq(trace_save(&t, path), 0);
 	f = fopen(path, "r+");
@@ -462,21 +462,21 @@ START_TEST(trace_files)
 	ck_assert_int_eq(fseek(f, 16, SEEK_SET), 0);
 	ck_assert_int_eq(fwrite(&(uint64_t){ TRACE_MAX_RECS - 1 }, 8, 1, f), 1);
 	fclose(f);
-	ck_assert_int_eq(trace_load_err(&u, path, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(trace_load(&u, path, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "records"), "err '%s'", err);
 	/* foreign */
 	f = fopen(path, "w");
 	fputs("not a trace at all, just some text..........", f);
 	fclose(f);
-	ck_assert_int_eq(trace_load_err(&u, path, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(trace_load(&u, path, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, path), "err '%s'", err);
 	/* no records: refused, not a table of zeros */
 	t.n = 0;
 	ck_assert_int_eq(trace_save(&t, path), 0);
-	ck_assert_int_eq(trace_load(&u, path), -ENODATA);
+	ck_assert_int_eq(trace_load(&u, path, NULL, 0), -ENODATA);
 	t.n = 1000;
 	unlink(path);
-	ck_assert_int_eq(trace_load_err(&u, path, err, sizeof(err)), -ENOENT);
+	ck_assert_int_eq(trace_load(&u, path, err, sizeof(err)), -ENOENT);
 	ck_assert_msg(strstr(err, path), "err '%s'", err);
 	trace_free(&t);
 }
@@ -497,14 +497,14 @@ START_TEST(trace_claims_too_many_pages)
 	ck_assert_int_eq(trace_save(&t, path), 0);
 	trace_free(&t);
 	set_npages(path, UINT32_MAX);
-	ck_assert_int_eq(trace_load_err(&u, path, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(trace_load(&u, path, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "4294967295 pages") && strstr(err, "1000 records"),
 		      "err '%s'", err);
-	ck_assert_int_eq(trace_load(&u, path), -EINVAL);
+	ck_assert_int_eq(trace_load(&u, path, NULL, 0), -EINVAL);
 	set_npages(path, 1001);
-	ck_assert_int_eq(trace_load_err(&u, path, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(trace_load(&u, path, err, sizeof(err)), -EINVAL);
 	set_npages(path, 1000);
-	ck_assert_int_eq(trace_load_err(&u, path, err, sizeof(err)), 0);
+	ck_assert_int_eq(trace_load(&u, path, err, sizeof(err)), 0);
 	ck_assert_uint_eq(u.npages, 1000);
 	trace_free(&u);
 	unlink(path);
@@ -573,7 +573,7 @@ START_TEST(real_traces)
 		struct trace t;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		ck_assert_int_eq(trace_load(&t, path), 0);
+		ck_assert_int_eq(trace_load(&t, path, NULL, 0), 0);
 		ck_assert(t.n >= 10000 && t.npages >= 100);
 		bound_all(&t, &p);
 		p.local_frac = 0.5;

@@ -214,7 +214,7 @@ static int cmd_run(int argc, char **argv, const char *model_out)
 		return 2;
 	}
 	a.c.model_out = model_out;
-	ret = trace_load_err(&t, argv[1], err, sizeof(err));
+	ret = trace_load(&t, argv[1], err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "indigo-sim: %s\n", err);
 		return 1;

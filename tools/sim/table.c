@@ -196,7 +196,7 @@ static int load_workloads(const struct table_opts *o, struct workload **out,
 			ret = gen_trace(&w[i].t, (int)i, o->npages, o->n, o->seed + i);
 		} else {
 			w[i].repeat = o->real_repeat;
-			ret = trace_load_err(&w[i].t, o->real[i - GEN_COUNT], err, errlen);
+			ret = trace_load(&w[i].t, o->real[i - GEN_COUNT], err, errlen);
 		}
 	}
 	if (ret) {

@@ -145,7 +145,7 @@ static int read_body(struct trace *t, FILE *f, char *why, size_t len)
 	return ret;
 }
 
-int trace_load_err(struct trace *t, const char *path, char *err, size_t errlen)
+int trace_load(struct trace *t, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
 	char why[160] = "";
@@ -158,11 +158,7 @@ int trace_load_err(struct trace *t, const char *path, char *err, size_t errlen)
 	ret = read_body(t, f, why, sizeof(why));
 	fclose(f);
 	if (ret)
-		errbuf_set(err, errlen, ret, "%s: %s", path, why);
+		errbuf_set(err, errlen, ret, "%s: %s", path,
+			   *why ? why : strerror(-ret));
 	return ret;
-}
-
-int trace_load(struct trace *t, const char *path)
-{
-	return trace_load_err(t, path, NULL, 0);
 }

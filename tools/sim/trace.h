@@ -52,11 +52,10 @@ int trace_save(const struct trace *t, const char *path);
 /*
  * Reads a whole trace. -EINVAL for a foreign, truncated or inconsistent
  * file (more pages than records, a page id >= npages), -ENODATA for one
- * without records, -EIO, -ENOMEM, or fopen's errno.
+ * without records, -EIO, -ENOMEM, or fopen's errno; then @err (or NULL)
+ * gets the path and why.
  */
-int trace_load(struct trace *t, const char *path);
-/* The same; on failure @err (or NULL) gets the path and why. */
-int trace_load_err(struct trace *t, const char *path, char *err, size_t errlen);
+int trace_load(struct trace *t, const char *path, char *err, size_t errlen);
 
 /* Writes the header of a trace of @npages pages and @n records. */
 int trace_write_header(FILE *f, uint32_t npages, uint64_t n);
