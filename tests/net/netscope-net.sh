@@ -185,13 +185,13 @@ pass "maps pinned in /sys/fs/bpf/indigo with BTF"
 ONE=$(ns_cgroup one)
 server 5203
 bulk "$ONE" 2 -p 5203 >/dev/null &
-one=$!
+p_one=$!
 bulk "$BULK" 2 >"$LOG.bps" &
 sleep 1.5
 link=$("$INDIGOCTL" netscope | sed -n 's/^link: queue \([0-9]*\) us.*/\1/p')
 view=$(bpftool map dump pinned /sys/fs/bpf/indigo/ns_link)
 wait $!
-wait $one
+wait $p_one
 bps=$(cat "$LOG.bps")
 rm -f "$LOG.bps"
 [ -n "$link" ] && ((link > 1000)) || die "link queue '$link' us under CUBIC"
