@@ -109,8 +109,10 @@ static int read_header(FILE *f, uint32_t *npages, uint64_t *n, char *why,
 		return errbuf_set(why, len, -EINVAL, "header claims %" PRIu64
 			       " records (%" PRIu64 " bytes), the file has %jd",
 			       *n, want, (intmax_t)st.st_size);
+	if (!*npages)
+		return errbuf_set(why, len, -EINVAL, "header claims no pages");
 	/* every policy allocates per page; the records name at most n */
-	if (!*npages || *npages > *n)
+	if (*npages > *n)
 		return errbuf_set(why, len, -EINVAL, "header claims %" PRIu32
 			       " pages, more than its %" PRIu64 " records can name",
 			       *npages, *n);
