@@ -28,10 +28,13 @@ UNIT := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRC))
 UNIT_SAN := $(patsubst tests/unit/%.c,$(B)/unit-san/%,$(UNIT_SRC))
 
 # The agent's pure parts (learners, cost model, config, logs, model files)
-# (and the [gpu] section's keys, which agent/gpu/ owns)
-AGENT_LIB := $(wildcard agent/learn/*.c agent/policy/*.c) agent/gpu/gpuconfig.c
-AGENT_HDR := $(wildcard agent/learn/*.h agent/policy/*.h) agent/gpu/gpu.h
-AGENT_CFLAGS := -Iagent/learn -Iagent/policy -Iagent/gpu \
+# (and the [gpu] section's keys, which agent/gpu/ owns, and [netscope]'s
+# host peers, which agent/netscope/ parses)
+AGENT_LIB := $(wildcard agent/learn/*.c agent/policy/*.c) agent/gpu/gpuconfig.c \
+	agent/netscope/ns_peers.c
+AGENT_HDR := $(wildcard agent/learn/*.h agent/policy/*.h) agent/gpu/gpu.h \
+	agent/netscope/ns_peers.h
+AGENT_CFLAGS := -Iagent/learn -Iagent/policy -Iagent/gpu -Iagent/netscope -Iinclude/uapi \
 	$(shell pkg-config --cflags inih json-c 2>/dev/null)
 AGENT_LIBS := $(shell pkg-config --libs inih json-c 2>/dev/null) -lm
 AGENT_T_SRC := $(wildcard tests/agent/test_*.c)

@@ -13,6 +13,8 @@
 #include <bpf/bpf_core_read.h>
 #include "linux/indigo_netscope.h"
 
+#define AF_INET			2
+#define AF_INET6		10
 #define SOL_SOCKET		1
 #define SOL_TCP			6
 #define SO_MAX_PACING_RATE	47

@@ -161,17 +161,54 @@ static void apply_policy(struct bpf_sock_ops *skops, struct ns_flow *fl,
 }
 
 /*
+ * Peers on this host that no loopback device leads to (containers and VMs
+ * behind a bridge): their prefixes, written by the loader before it
+ * attaches. Not pinned: each agent's configuration is its own.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, NS_HOST_PEERS_MAX);
+	__type(key, struct ns_peer_prefix);
+	__type(value, __u8);
+} ns_host_peers SEC(".maps");
+
+/*
  * A flow routed through a loopback device (to 127/8, ::1 or one of the
- * host's own addresses) crosses no link: counted, it would pull the link's
- * base delay down to microseconds and its use up, and a link share would
- * pace it. Set by the loader (indigo-netscope --loopback: single-host tests).
+ * host's own addresses), or to a peer in ns_host_peers, crosses no link:
+ * counted, it would pull the link's base delay down to microseconds and its
+ * use up, and a link share would pace it. Set by the loader
+ * (indigo-netscope --loopback: single-host tests).
  */
 const volatile bool with_loopback;
 
-static __always_inline bool on_host(struct tcp_sock *tp)
+static __always_inline bool on_host(struct bpf_sock_ops *skops,
+				    struct tcp_sock *tp)
 {
-	return BPF_CORE_READ(tp, inet_conn.icsk_inet.sk.sk_dst_cache, dev,
-			     flags) & IFF_LOOPBACK;
+	struct ns_peer_prefix key = { .prefixlen = 128 };
+	__u32 *words = (__u32 *)key.addr;
+	__u32 family, ip4;
+
+	if (BPF_CORE_READ(tp, inet_conn.icsk_inet.sk.sk_dst_cache, dev,
+			  flags) & IFF_LOOPBACK)
+		return true;
+	/* each context field read at its own fixed offset: see on_rtt() */
+	family = skops->family;
+	ip4 = skops->remote_ip4;
+	barrier_var(ip4);
+	if (family == AF_INET) {
+		key.addr[10] = 0xff;
+		key.addr[11] = 0xff;
+		words[3] = ip4;
+	} else if (family == AF_INET6) {
+		words[0] = skops->remote_ip6[0];
+		words[1] = skops->remote_ip6[1];
+		words[2] = skops->remote_ip6[2];
+		words[3] = skops->remote_ip6[3];
+	} else {
+		return false;
+	}
+	return bpf_map_lookup_elem(&ns_host_peers, &key);
 }
 
 /*
@@ -191,7 +228,7 @@ static void on_established(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	struct ns_flow *fl;
 
 	/* without storage, its later callbacks find nothing to do */
-	if (!with_loopback && on_host(tp))
+	if (!with_loopback && on_host(skops, tp))
 		return;
 	fl = bpf_sk_storage_get(&ns_flows, sk, NULL,
 				BPF_SK_STORAGE_GET_F_CREATE);

@@ -9,7 +9,7 @@
  *	indigo-netscope [--cgroup DIR]... [--app DIR[=PROGRESS] [--sens C]]...
  *		[--capacity-mbit N] [--floor-mbit N] [--interval-ms N]
  *		[--cc NAME] [--no-cc] [--observe] [--queue-us N] [--cc-target-us N]
- *		[--util-max F] [--loopback]
+ *		[--util-max F] [--loopback] [--host-peer PREFIX]...
  *
  * --queue-us: queueing delay above the path's base that counts as
  * congestion (default 300); --util-max: the share of the capacity in use
@@ -17,7 +17,10 @@
  * (default 0.93); --cc-target-us: the netscope CC's queueing
  * target for an insensitive flow (default 100); --loopback: also measure
  * and steer flows that stay on this host (to 127/8, ::1 or its own
- * addresses), which cross no link: for tests on a single network namespace.
+ * addresses, or to a --host-peer), which cross no link: for tests on a
+ * single network namespace; --host-peer: peers on this host that no
+ * loopback device leads to (a bridge's containers or VMs), ADDR[/LEN],
+ * whose flows are left alone too.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -31,6 +34,7 @@
 
 #include "ns_agent.h"
 #include "ns_maps.h"
+#include "ns_peers.h"
 
 static volatile sig_atomic_t stop;
 
@@ -46,7 +50,7 @@ static int usage(void)
 		"usage: indigo-netscope [--cgroup DIR]... [--app DIR[=PROGRESS] [--sens C]]...\n"
 		"\t[--capacity-mbit N] [--floor-mbit N] [--interval-ms N]\n"
 		"\t[--cc NAME] [--no-cc] [--observe] [--queue-us N] [--cc-target-us N]\n"
-		"\t[--util-max F] [--loopback]\n");
+		"\t[--util-max F] [--loopback] [--host-peer PREFIX]...\n");
 	return 2;
 }
 
@@ -76,11 +80,12 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 		{ "no-cc", no_argument, NULL, 'N' },
 		{ "observe", no_argument, NULL, 'o' },
 		{ "loopback", no_argument, NULL, 'l' },
+		{ "host-peer", required_argument, NULL, 'p' },
 		{ 0 }
 	};
 	struct ns_rate_params *rp = &o->params.rate;
 	double v, floor_mbit = -1;	/* applied last: capacity resets it */
-	char *eq;
+	char *eq, err[128];
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -149,6 +154,13 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 			break;
 		case 'l':
 			o->load.loopback = true;
+			break;
+		case 'p':
+			if (ns_peers_add(&o->load.host_peers, optarg, err,
+					 sizeof(err))) {
+				fprintf(stderr, "indigo-netscope: --host-peer: %s\n", err);
+				return -EINVAL;
+			}
 			break;
 		default:
 			return -EINVAL;

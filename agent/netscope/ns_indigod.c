@@ -71,6 +71,7 @@ int ns_indigod_start(struct ns_agent **a, const struct indigod_config *c,
 	o.params.rate.floor_Bps = c->netscope.floor_mbit * 1e6 / 8;
 	o.interval_ms = c->netscope.interval_ms;
 	o.load.loopback = c->netscope.loopback;
+	o.load.host_peers = c->netscope.host_peers;
 	o.load.ncgroups = 1;
 	ret = parse_apps(c->netscope.apps, &o, err, errlen);
 	if (ret)

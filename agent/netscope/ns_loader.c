@@ -135,6 +135,19 @@ static int cc_register(struct ns_loader *l, const struct ns_load_opts *o)
 	return l->cc_link ? 0 : -errno;
 }
 
+/* Before the program is attached: no flow meets the map half written. */
+static int host_peers_write(struct ns_loader *l, const struct ns_load_opts *o)
+{
+	int fd = bpf_map__fd(l->so->maps.ns_host_peers);
+	__u8 one = 1;
+	size_t i;
+
+	for (i = 0; i < o->host_peers.n; i++)
+		if (bpf_map_update_elem(fd, &o->host_peers.p[i], &one, BPF_ANY))
+			return -errno;
+	return 0;
+}
+
 int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
 		   const char **why)
 {
@@ -167,6 +180,10 @@ int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
 	drop_stale_pins(l->so->obj);
 	l->so->rodata->with_loopback = o->loopback;
 	ret = ns_sockops__load(l->so);
+	if (ret)
+		goto fail;
+	*why = "peers on the host (ns_host_peers)";
+	ret = host_peers_write(l, o);
 	if (ret)
 		goto fail;
 	for (i = 0; i < o->ncgroups; i++) {

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ns_peers.h"
+
 #define NS_ATTACH_MAX	16
 
 struct ns_loader;
@@ -24,6 +26,8 @@ struct ns_load_opts {
 	uint32_t cc_target_us;			/* its target delay at c = 0 */
 	bool loopback;				/* also flows that stay on
 						 * the host (tests) */
+	struct ns_peers host_peers;		/* flows to them stay on the
+						 * host too */
 };
 
 enum ns_map {

@@ -31,7 +31,7 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define SHOW_MAX	48	/* characters of a bad value quoted back */
 
-enum ktype { K_U32, K_U64, K_DBL, K_ENUM, K_PATH };
+enum ktype { K_U32, K_U64, K_DBL, K_ENUM, K_PATH, K_PEERS };
 
 #define KF_EMPTY_OK	1	/* a path may be "" (feature off) */
 #define KF_LO_OPEN	2	/* a double must be above dmin, not equal */
@@ -116,6 +116,8 @@ static const struct key keys[] = {
 	UKEY(netscope, interval_ms, K_U32, 10, 60000, "200"),
 	EKEY(netscope, cc, ns_ccs, "netscope"),
 	EKEY(netscope, loopback, offon, "off"),
+	{ .section = "netscope", .name = "host_peers", .type = K_PEERS,
+	  .off = OFF(netscope.host_peers), .def = "" },
 };
 
 #define NKEYS ARRAY_SIZE(keys)
@@ -356,10 +358,24 @@ static int set_path(struct parse *ps, const struct key *k, const char *what,
 	return 0;
 }
 
+/* Address prefixes, all or none: agent/netscope/ns_peers.h says how. */
+static int set_peers(struct parse *ps, const struct key *k, const char *what,
+		     const char *v, int line)
+{
+	struct ns_peers peers = { .n = 0 };
+	char why[128];
+
+	if (ns_peers_add(&peers, v, why, sizeof(why)))
+		return fail(ps, line, what, "%s", why);
+	memcpy((char *)&ps->cfg + k->off, &peers, sizeof(peers));
+	return 0;
+}
+
 static int set_value(struct parse *ps, const struct key *k, const char *what,
 		     const char *v, int line)
 {
-	if (!*v && !(k->type == K_PATH && (k->flags & KF_EMPTY_OK)))
+	if (!*v && !(k->type == K_PATH && (k->flags & KF_EMPTY_OK)) &&
+	    k->type != K_PEERS)
 		return fail(ps, line, what, "empty value (default: %s)",
 			    *k->def ? k->def : "\"\"");
 	switch (k->type) {
@@ -372,6 +388,8 @@ static int set_value(struct parse *ps, const struct key *k, const char *what,
 		return set_enum(ps, k, what, v, line);
 	case K_PATH:
 		return set_path(ps, k, what, v, line);
+	case K_PEERS:
+		return set_peers(ps, k, what, v, line);
 	}
 	return -EINVAL;
 }

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "gpu.h"	/* [gpu]: struct gpu_config, checked by agent/gpu/ */
+#include "ns_peers.h"	/* [netscope] host_peers, parsed by agent/netscope/ */
 
 #define GPU_KEYS	8	/* keys of [gpu] (gpu_config_set), all in the example */
 
@@ -123,6 +124,7 @@ struct indigod_config {
 		uint32_t interval_ms;		/* control interval */
 		int cc;				/* enum config_ns_cc */
 		int loopback;			/* 1: also flows on the host */
+		struct ns_peers host_peers;	/* peers on the host */
 	} netscope;
 	struct gpu_config gpu;		/* [gpu], see agent/gpu/gpu.h */
 };

@@ -118,7 +118,17 @@ START_TEST(every_key)
 		"free_min_kib = 131072\n"
 		"fill_share = 0.5\n"
 		"[reward]\n"
-		"residence = 12.5\n";
+		"residence = 12.5\n"
+		"[netscope]\n"
+		"host_peers = 172.17.0.0/16 fd00:1::/64\t198.18.0.129\n";
+	/* IPv4 as ::ffff:a.b.c.d */
+	static const struct ns_peer_prefix docker = {
+		.prefixlen = 112, .addr = { [10] = 0xff, [11] = 0xff, 172, 17 } };
+	static const struct ns_peer_prefix v6 = {
+		.prefixlen = 64, .addr = { 0xfd, 0x00, 0x00, 0x01 } };
+	static const struct ns_peer_prefix host = {
+		.prefixlen = 128,
+		.addr = { [10] = 0xff, [11] = 0xff, 198, 18, 0, 129 } };
 	struct indigod_config c;
 
 	expect_ok(text, &c);
@@ -145,6 +155,10 @@ START_TEST(every_key)
 	ck_assert_uint_eq(c.policy.free_min_kib, 131072);
 	ck_assert(c.policy.fill_share == 0.5);
 	ck_assert(c.reward.residence == 12.5);
+	ck_assert_uint_eq(c.netscope.host_peers.n, 3);
+	ck_assert(!memcmp(&c.netscope.host_peers.p[0], &docker, sizeof(docker)));
+	ck_assert(!memcmp(&c.netscope.host_peers.p[1], &v6, sizeof(v6)));
+	ck_assert(!memcmp(&c.netscope.host_peers.p[2], &host, sizeof(host)));
 	ck_assert_str_eq(config_learner_name(c.agent.learner), "thompson");
 	ck_assert_str_eq(config_executor_name(c.agent.executor), "agent");
 	ck_assert_str_eq(config_link_source_name(c.link.source), "counter");
@@ -233,6 +247,21 @@ static const struct {
 	  "indigod.conf:2: executor: \"both\" is not one of kernel, agent" },
 	{ "[link]\nsource = dcqcn\n",
 	  "indigod.conf:2: source: \"dcqcn\" is not one of fixed, counter, netscope, gpu" },
+	/* peers on the host: the first bad prefix, and why */
+	{ "[netscope]\nhost_peers = 172.17.0.0/16 10.1.2.3/8\n",
+	  "indigod.conf:2: host_peers: \"10.1.2.3/8\" has address bits set past its length" },
+	{ "[netscope]\nhost_peers = 10.0.0.0/33\n",
+	  "indigod.conf:2: host_peers: \"10.0.0.0/33\" has a length that is not 0-32" },
+	{ "[netscope]\nhost_peers = fd00::/129\n",
+	  "indigod.conf:2: host_peers: \"fd00::/129\" has a length that is not 0-128" },
+	{ "[netscope]\nhost_peers = 10.0.0.0/+8\n",
+	  "indigod.conf:2: host_peers: \"10.0.0.0/+8\" has a length that is not 0-32" },
+	{ "[netscope]\nhost_peers = 10.0.0.0/\n",
+	  "indigod.conf:2: host_peers: \"10.0.0.0/\" has a length that is not 0-32" },
+	{ "[netscope]\nhost_peers = docker0\n",
+	  "indigod.conf:2: host_peers: \"docker0\" is not an IPv4 or IPv6 address prefix" },
+	{ "[netscope]\nhost_peers = 10.0.0.0/8,172.17.0.0/16\n",
+	  "indigod.conf:2: host_peers: \"10.0.0.0/8,172.17.0.0/16\" has a length that is not 0-32" },
 	/* paths */
 	{ "[agent]\nstate_dir = var/lib/indigo\n",
 	  "indigod.conf:2: state_dir: \"var/lib/indigo\" is not an absolute path" },

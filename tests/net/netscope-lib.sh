@@ -23,16 +23,17 @@ die() {
 	exit 1
 }
 
-# ns_link DEV_A DEV_B IP_A IP_B RATE BUFFER: a veth pair from A to B (/30
+# ns_link DEV_A DEV_B IP_A IP_B [RATE BUFFER]: a veth pair from A to B (/30
 # addresses), its bottleneck A's egress, RATE (e.g. 100mbit) with a
-# BUFFER-byte queue
+# BUFFER-byte queue; without RATE, none
 ns_link() {
 	ip link add "$1" netns "$NS_A" type veth peer name "$2" netns "$NS_B"
 	ip -n "$NS_A" addr add "$3/30" dev "$1"
 	ip -n "$NS_B" addr add "$4/30" dev "$2"
 	ip -n "$NS_A" link set "$1" up
 	ip -n "$NS_B" link set "$2" up
-	tc -n "$NS_A" qdisc add dev "$1" root tbf rate "$5" burst 16kb limit "$6"
+	[ -z "${5:-}" ] ||
+		tc -n "$NS_A" qdisc add dev "$1" root tbf rate "$5" burst 16kb limit "$6"
 }
 
 # ns_up RATE BUFFER: the namespaces and their link (ns_link), and the

@@ -8,7 +8,8 @@
 #      a flow's cgroup shows RTT aggregates and flow counts (each flow and
 #      RTT sample once, under nested attachments too); a request/response flow counts
 #      turns, and its progress is counted in them; flows that stay on the
-#      host are neither counted nor paced
+#      host (loopback, or to a configured host peer) are neither counted
+#      nor paced
 #   3. a pacing rate set in the policy holds a bulk flow within +-15 %,
 #      and three together; its window clamped near its share's
 #      bandwidth-delay product; a
@@ -24,7 +25,8 @@
 #   7. under induced congestion the controller, having estimated each
 #      cgroup's sensitivity online, cuts the insensitive one's rate before
 #      the sensitive one's
-#   8. indigod runs all this from its [netscope] config section
+#   8. indigod runs all this from its [netscope] config section, host
+#      peers included
 #   9. no policy outlives the controller that set it: a restarted agent
 #      (even --observe) neutralizes a killed one's, which running flows
 #      then lift, and a stopped controller leaves neutral ones; another
@@ -172,8 +174,12 @@ BULK=$(ns_cgroup bulk)
 RR=$(ns_cgroup rr)
 
 # --- 1, 2: measuring only, attached to the bulk cgroup too: its flows
-# pass the program twice (as under indigod and indigo-netscope both)
-start_agent --observe --cgroup "$BULK"
+# pass the program twice (as under indigod and indigo-netscope both).
+# B's end of an unshaped second link is a peer on the host.
+PEER_IP_A=198.18.2.1
+PEER_IP_B=198.18.2.2
+ns_link "pa-$NS_TAG" "pb-$NS_TAG" "$PEER_IP_A" "$PEER_IP_B"
+start_agent --observe --cgroup "$BULK" --host-peer 198.18.2.0/30
 bpftool map dump pinned /sys/fs/bpf/indigo/ns_cg_stats >/dev/null
 bpftool btf dump map pinned /sys/fs/bpf/indigo/ns_cg_stats value 2>/dev/null |
 	grep -q live_flows || die "ns_cg_stats has no BTF with named fields"
@@ -233,12 +239,15 @@ pass "aggregates: $(ns_json_get "$BULK" .flows) flows, $samples RTT samples ($on
 # and the controller then counts its progress in turns
 turns_bulk=$(ns_json_get "$BULK" .turns)
 jq -e -n "$turns_bulk * 20 < $segs" >/dev/null || die "bulk: $turns_bulk turns in $segs segments"
-# flows that stay on the host (to 127.0.0.1, to A's own address) cross no
-# link: neither counted nor paced at a policy's 10 Mbit/s
+# flows that stay on the host (to 127.0.0.1, to A's own address, to a
+# --host-peer: B's end of a second link, without the bottleneck, as a
+# container behind a bridge) cross no link: neither counted nor paced at a
+# policy's 10 Mbit/s, at either end
 LOCAL=$(ns_cgroup local)
 "$INDIGOCTL" netscope set "$LOCAL" rate_mbit=10
-for dst in 127.0.0.1 "$NS_IP_A"; do
-	server 5202 "$NS_A" "$LOCAL"
+for to in "127.0.0.1 $NS_A" "$NS_IP_A $NS_A" "$PEER_IP_B $NS_B"; do
+	read -r dst netns <<<"$to"
+	server 5202 "$netns" "$LOCAL"
 	bps=$(ns_in "$LOCAL" "$NS_A" iperf3 -c "$dst" -p 5202 -t 1 -J |
 		jq '.end.sum_received.bits_per_second')
 	jq -e -n "$bps > 100e6" >/dev/null ||
@@ -247,7 +256,7 @@ done
 [ "$(ns_json_get "$LOCAL" .flows)" = null ] ||
 	die "flows on the host counted: $(ns_json_get "$LOCAL" .flows)"
 "$INDIGOCTL" netscope clear "$LOCAL"
-pass "flows to 127.0.0.1 and to the host's own address neither counted nor paced"
+pass "flows to 127.0.0.1, to the host's own address and to a host peer neither counted nor paced"
 stop_agent
 start_agent --app "$RR" --interval-ms 100 --no-cc
 ns_bg ip netns exec "$NS_B" redis-server --bind "$NS_IP_B" --port 6379 --save "" \
@@ -513,11 +522,11 @@ pass "controller set cc $(ns_json_get "$BULK" .policy.cc) and the rate in the po
 stop_agent
 
 # --- 8: the same inside indigod ([netscope] in its config), without the
-# module: it attaches, registers the CC, runs the controller on an app,
-# and detaches and unregisters on SIGTERM.
+# module: it attaches, registers the CC, gives its program the host peers,
+# runs the controller on an app, and detaches and unregisters on SIGTERM.
 "$INDIGOCTL" netscope clear "$BULK" 2>/dev/null || true
 st=$(mktemp -d)
-printf '[agent]\nstate_dir = %s\nlog_path = %s/d.jsonl\nmetrics_path =\nstatus_path =\n[netscope]\nenable = on\ncgroup = %s\napps = %s\ncapacity_mbit = 100\ninterval_ms = 100\n' \
+printf '[agent]\nstate_dir = %s\nlog_path = %s/d.jsonl\nmetrics_path =\nstatus_path =\n[netscope]\nenable = on\ncgroup = %s\napps = %s\ncapacity_mbit = 100\ninterval_ms = 100\nhost_peers = 198.18.2.0/30 fd00:1::/64\n' \
 	"$st" "$st" "$NS_CG" "$BULK" >"$st/c.conf"
 "$INDIGOD" -c "$st/c.conf" 2>"$st/log" &
 AGENT_PID=$!
@@ -528,6 +537,11 @@ for _ in $(seq 50); do
 done
 grep -q 'netscope: programs attached, congestion control "netscope" registered' "$st/log" ||
 	die "indigod: $(cat "$st/log")"
+# IPv4 as ::ffff:a.b.c.d, its length counted over 128 bits
+peers=$(bpftool map dump name ns_host_peers -j |
+	jq -r '[.[].formatted.key | "\(.prefixlen) \(.addr | map(tostring) | join("."))"] | sort | join(", ")')
+[ "$peers" = "126 0.0.0.0.0.0.0.0.0.0.255.255.198.18.2.0, 64 253.0.0.1.0.0.0.0.0.0.0.0.0.0.0.0" ] ||
+	die "indigod's host peers: $peers"
 bulk "$BULK" 2 -p 5204 >/dev/null
 [ "$(ns_json_get "$BULK" .policy.cc)" = netscope ] || die "indigod's controller set no policy"
 [ "$(ns_json_get "$BULK" .rate_bps)" != null ] || die "indigod's controller published nothing"

@@ -12,6 +12,12 @@
  *	ns_link		struct ns_link_view (one entry, key 0): the shared
  *			link as the controller last measured it
  *	ns_flows	socket storage, struct ns_flow (per-flow state)
+ *
+ * And one map each program keeps to itself, not pinned (each agent's own
+ * configuration; "bpftool map dump name ns_host_peers" shows it):
+ *	ns_host_peers	LPM trie, struct ns_peer_prefix to __u8 (1): peers
+ *			on this host (containers', VMs' subnets), whose flows
+ *			cross no link
  */
 #ifndef _UAPI_LINUX_INDIGO_NETSCOPE_H
 #define _UAPI_LINUX_INDIGO_NETSCOPE_H
@@ -31,6 +37,7 @@
 					 * rate over its least RTT plus this
 					 * much, */
 #define NS_CLAMP_MIN		4	/* and at least this many segments */
+#define NS_HOST_PEERS_MAX	64	/* prefixes in ns_host_peers */
 
 /* Per-cgroup aggregates over its TCP flows (the sending side's view). */
 struct ns_cg_stats {
@@ -152,6 +159,12 @@ struct ns_flow {
 	__u32 rtt_seen;			/* snd_una + delivered at the last RTT
 					 * sample counted: each sample once */
 	__u32 pad;
+};
+
+/* A prefix of peer addresses: IPv6, or IPv4 mapped (::ffff:a.b.c.d/96+n). */
+struct ns_peer_prefix {
+	__u32 prefixlen;		/* bits of addr that count, 0-128 */
+	__u8 addr[16];			/* network order, zero past prefixlen */
 };
 
 #endif /* _UAPI_LINUX_INDIGO_NETSCOPE_H */
