@@ -111,6 +111,7 @@ int apply_policy(struct daemon *d);	/* 0, or why the module lacks it */
 
 /* learner.c */
 void epoch_params_from(const struct indigod_config *c, struct epoch_params *p);
+double learner_forget(const struct indigod_config *c);
 int learner_start(struct daemon *d);
 void model_save(struct daemon *d);
 void learner_stop(struct daemon *d);

@@ -361,9 +361,14 @@ static void reload(struct daemon *d)
 	warn_unsupported(&cfg);
 	ns_changed = memcmp(&cfg.netscope, &d->cfg.netscope, sizeof(cfg.netscope));
 	gpu_changed = memcmp(&cfg.gpu, &d->cfg.gpu, sizeof(cfg.gpu));
+	/*
+	 * bandit.forget = auto follows reward.source: a new source with the
+	 * same [bandit] section still changes the learner's tuning.
+	 */
 	if (cfg.agent.learner != d->cfg.agent.learner ||
 	    strcmp(cfg.agent.state_dir, d->cfg.agent.state_dir) ||
-	    memcmp(&cfg.bandit, &d->cfg.bandit, sizeof(cfg.bandit))) {
+	    memcmp(&cfg.bandit, &d->cfg.bandit, sizeof(cfg.bandit)) ||
+	    learner_forget(&cfg) != learner_forget(&d->cfg)) {
 		learner_stop(d);
 		d->cfg = cfg;
 		if (learner_start(d)) {

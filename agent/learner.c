@@ -40,6 +40,13 @@ static uint64_t pick_seed(void)
 	return seed ? seed : 1;
 }
 
+/* The forgetting factor @c gives the learner: bandit.forget, or auto's. */
+double learner_forget(const struct indigod_config *c)
+{
+	return c->bandit.forget ? c->bandit.forget :
+	       epoch_forget_auto(c->reward.source);
+}
+
 /* The learner (and its saved model) for d->cfg. */
 int learner_start(struct daemon *d)
 {
@@ -54,8 +61,7 @@ int learner_start(struct daemon *d)
 	bp.lambda = d->cfg.bandit.lambda;
 	bp.v = d->cfg.bandit.v;
 	bp.rebuild_every = d->cfg.bandit.rebuild_every;
-	bp.forget = d->cfg.bandit.forget ? d->cfg.bandit.forget :
-		    epoch_forget_auto(d->cfg.reward.source);
+	bp.forget = learner_forget(&d->cfg);
 	bp.seed = d->cfg.bandit.seed;
 	if (!bp.seed && p.learner != CONFIG_LEARNER_HEURISTIC) {
 		bp.seed = pick_seed();

@@ -68,5 +68,21 @@ rc=$?
 [ $rc = 0 ] && grep -q 'default-linucb.model: cannot read .*not saving over it' "$t/e5" &&
 	! grep -q 'saving the model' "$t/e5" && [ -d "$t/st/default-linucb.model" ] &&
 	ok unreadable-not-overwritten || no unreadable-not-overwritten "rc $rc: $(cat "$t/e5")"
+# bandit.forget = auto follows reward.source: a reload that changes only
+# the source retunes the learner (0.5 for the cost model, 1 for progress)
+rm -rf "$t/st/default-linucb.model"
+echo 5 >"$t/prog"
+"$bin" -c "$t/c.conf" 2>"$t/e6" &
+p=$!
+sleep 0.5
+printf '[reward]\nsource = progress\nprogress_path = %s/prog\n' "$t" >>"$t/c.conf"
+kill -HUP $p
+sleep 0.5
+kill -TERM $p
+wait $p
+rc=$?
+[ $rc = 0 ] && grep -q 'forget 0.5$' "$t/e6" &&
+	sed -n '/SIGHUP/,$p' "$t/e6" | grep -q 'learner linucb, .* forget 1$' &&
+	ok sighup-reward-source-forget || no sighup-reward-source-forget "rc $rc: $(cat "$t/e6")"
 echo "indigod smoke: $fails failed"
 [ $fails = 0 ]
