@@ -312,7 +312,8 @@ void on_epoch(const struct modlink_epoch *m, void *arg)
 		d->mem_warned = true;
 	}
 	measure_residence(d, ret ? NULL : &mem, &fb);
-	d->es.p.local_total_kib = ret ? 0 : mem.local_total;
+	/* the fill arm's floor is the module's, per target node */
+	d->es.p.local_total_kib = ret ? 0 : mem.local_node_min;
 	ret = ctx_build(&e, ret ? NULL : &mem, &link, x);
 	if (!ret)
 		ret = epoch_step_fb(&d->es, &e, &fb, x, now_s(), &o);

@@ -195,6 +195,10 @@ int ctx_read_mem(const char *sysfs_root, const uint32_t *far, uint32_t nfar,
 			acc.local_total = sat_add(acc.local_total, total);
 			acc.local_free = sat_add(acc.local_free, free);
 			acc.nlocal++;
+			/* a memoryless (CPU-only) node takes no promotions */
+			if (total && (!acc.local_node_min ||
+				      total < acc.local_node_min))
+				acc.local_node_min = total;
 		}
 	}
 	free(buf);

@@ -83,6 +83,12 @@ struct ctx_mem {
 	uint64_t local_total, local_free;
 	uint64_t far_total, far_free;
 	uint32_t nlocal, nfar;			/* nodes read */
+	/*
+	 * The smallest local node with memory (0: none): what a per-node
+	 * watermark (the module's free_min, checked against the target
+	 * node's free memory) is a share of, where local_total sums them.
+	 */
+	uint64_t local_node_min;
 };
 
 /*

@@ -104,7 +104,11 @@ struct epoch_params {
 	double rate_cap_share;		/* (0, 1] */
 	uint64_t free_min_kib;		/* the gate's low watermark, as is */
 	double fill_share;		/* (0, ACT_FILL_SHARE_MAX] */
-	/* local memory, for the fill arm: set by the caller each epoch */
+	/*
+	 * Local memory, for the fill arm: set by the caller each epoch. The
+	 * module holds its floor per target node, so this is one local
+	 * node's memory (the smallest, ctx_mem.local_node_min), not the sum.
+	 */
 	uint64_t local_total_kib;	/* 0: unknown */
 };
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "context.h"
 
 #define TOL 1e-12
@@ -111,12 +112,14 @@ START_TEST(read_fake_sysfs)
 	ck_assert_uint_eq(m.local_free, 4194304);
 	ck_assert_uint_eq(m.far_total, 8388608);
 	ck_assert_uint_eq(m.far_free, 6291456);
+	ck_assert_uint_eq(m.local_node_min, 16777216);
 
 	/* no far node named: both local */
 	ck_assert_int_eq(ctx_read_mem(root, NULL, 0, &m), 0);
 	ck_assert_uint_eq(m.nlocal, 2);
 	ck_assert_uint_eq(m.nfar, 0);
 	ck_assert_uint_eq(m.local_total, 16777216 + 8388608);
+	ck_assert_uint_eq(m.local_node_min, 8388608);
 
 	/* a malformed node fails the read and leaves @m alone */
 	mk("devices/system/node/node2");
@@ -124,6 +127,51 @@ START_TEST(read_fake_sysfs)
 	ck_assert_int_eq(ctx_read_mem(root, far, 1, &m), -EINVAL);
 	ck_assert_uint_eq(m.local_total, 16777216 + 8388608);
 	rmtree();
+}
+END_TEST
+
+/*
+ * Two sockets of 16 GiB, a far node and a memoryless node: the module
+ * compares the fill arm's floor with one target node's free memory, so
+ * the floor is a share of one node, not of both (a floor of half of the
+ * sum, fill_share's most, is a whole node: fill would admit nothing).
+ */
+START_TEST(fill_floor_per_node)
+{
+	static const char sock[] = "Node 0 MemTotal: 16777216 kB\n"
+				   "Node 0 MemFree:  16000000 kB\n";
+	uint32_t far[] = { 2 };
+	struct act_policy p;
+	struct act_grid g;
+	struct ctx_mem m;
+
+	snprintf(root, sizeof(root), "/tmp/indigo-ctx-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	mk("devices");
+	mk("devices/system");
+	mk("devices/system/node");
+	mk("devices/system/node/node0");
+	mk("devices/system/node/node1");
+	mk("devices/system/node/node2");
+	mk("devices/system/node/node3");
+	put("devices/system/node/node0/meminfo", sock);
+	put("devices/system/node/node1/meminfo", sock);
+	put("devices/system/node/node2/meminfo", node1);
+	put("devices/system/node/node3/meminfo",
+	    "Node 3 MemTotal: 0 kB\nNode 3 MemFree: 0 kB\n");
+	ck_assert_int_eq(ctx_read_mem(root, far, 1, &m), 0);
+	rmtree();
+	ck_assert_uint_eq(m.nlocal, 3);
+	ck_assert_uint_eq(m.local_total, 2 * 16777216ULL);
+	ck_assert_uint_eq(m.local_node_min, 16777216);
+
+	actions_grid_default(&g);
+	ck_assert_int_eq(actions_policy(&g, actions_fill_arm(&g), 1, 0,
+					m.local_node_min, ACT_FILL_SHARE_MAX,
+					&p), 0);
+	/* a socket with almost all of its memory free takes promotions */
+	ck_assert_uint_lt(p.free_min_kib, 16000000);
+	ck_assert_uint_eq(p.free_min_kib, 16777216 / 2);
 }
 END_TEST
 
@@ -315,6 +363,7 @@ static Suite *context_suite(void)
 
 	tcase_add_test(tc, parse_meminfo);
 	tcase_add_test(tc, read_fake_sysfs);
+	tcase_add_test(tc, fill_floor_per_node);
 	tcase_add_test(tc, add_nodes);
 	tcase_add_test(tc, build_values);
 	tcase_add_test(tc, counter_source);
