@@ -388,7 +388,13 @@ static void reload(struct daemon *d)
 	counter_reset(&d->ctr);
 	counter_reset(&d->prog);
 	d->ctr_warned = d->prog_warned = false;
+	/*
+	 * What the last link source measured: a source that no longer
+	 * measures (netscope -> fixed with [netscope] still on) must not
+	 * leave its figures in every later context and status.
+	 */
 	d->avail_gbps = 0;
+	d->ns_far_ns = 0;
 	if (ns_changed) {
 		ns_agent_stop(d->ns);
 		netscope_start(d);
