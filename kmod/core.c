@@ -69,14 +69,19 @@ u32 indigo_burst_ms(const struct indigo_page *pg, u64 now_ns)
 	return ms > 0xffffffffULL ? 0xffffffffU : (u32)ms;
 }
 
-bool indigo_bucket_take(struct indigo_bucket *b, u32 rate_cap, u64 now_ns)
+bool indigo_bucket_take_pages(struct indigo_bucket *b, u32 rate_cap,
+			      u64 now_ns, u32 npages)
 {
 	/*
-	 * Depth: a tenth of a second of promotions (at least one), so a cap
-	 * holds over any 100 ms window, not just on average.
+	 * Depth: a tenth of a second of promotions (at least one page), so a
+	 * cap holds over any 100 ms window, not just on average. A huge page
+	 * costs all its pages: it needs a full bucket, at least, and leaves
+	 * the rest as debt, so the cap in pages per second holds on average.
 	 */
-	u64 depth = ((u64)rate_cap / 10 + 1) * CORE_NSEC_PER_SEC;
-	u64 elapsed;
+	const s64 unit = CORE_NSEC_PER_SEC;
+	s64 depth = ((s64)rate_cap / 10 + 1) * unit;
+	s64 cost = (s64)(npages ? npages : 1) * unit;
+	u64 elapsed, fill_ns;
 
 	if (!rate_cap)
 		return true;
@@ -86,18 +91,22 @@ bool indigo_bucket_take(struct indigo_bucket *b, u32 rate_cap, u64 now_ns)
 		b->primed = true;
 	} else if (now_ns > b->last_ns) {
 		elapsed = now_ns - b->last_ns;
-		/* avoid overflow: a full bucket is reached within 1.1 s */
-		if (elapsed > 2 * CORE_NSEC_PER_SEC)
+		/*
+		 * Past the time to refill from here, the bucket is full; below
+		 * it elapsed * rate_cap < depth - tokens + rate_cap, no overflow.
+		 */
+		fill_ns = core_div_u64((u64)(depth - b->tokens), rate_cap) + 1;
+		if (b->tokens >= depth || elapsed >= fill_ns)
 			b->tokens = depth;
 		else
-			b->tokens += elapsed * rate_cap;
+			b->tokens += (s64)(elapsed * rate_cap);
 		if (b->tokens > depth)
 			b->tokens = depth;
 	}
 	b->last_ns = now_ns > b->last_ns ? now_ns : b->last_ns;
-	if (b->tokens < CORE_NSEC_PER_SEC)
+	if (b->tokens < (cost < depth ? cost : depth))
 		return false;
-	b->tokens -= CORE_NSEC_PER_SEC;
+	b->tokens -= cost;
 	return true;
 }
 
@@ -119,7 +128,7 @@ int indigo_gate(const struct indigo_policy *p, const struct indigo_gate_in *in,
 	if (in->free_kib < p->free_min)
 		return INDIGO_REASON_LOWMEM;
 	/* last: a vetoed page must not spend a token */
-	if (!indigo_bucket_take(b, p->rate_cap, now_ns))
+	if (!indigo_bucket_take_pages(b, p->rate_cap, now_ns, in->npages))
 		return INDIGO_REASON_RATECAP;
 	return INDIGO_REASON_PASS;
 }

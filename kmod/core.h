@@ -23,7 +23,7 @@ struct indigo_policy {
 	u32 rate_min;		/* mHz */
 	u32 burst_min;		/* ms */
 	u64 free_min;		/* KiB */
-	u32 rate_cap;		/* promotions/s, 0: no cap */
+	u32 rate_cap;		/* pages promoted/s (a THP: 512), 0: no cap */
 	u32 burst_tol;		/* % */
 	u32 burst_gap;		/* ms */
 };
@@ -59,20 +59,36 @@ bool indigo_burst_observe(struct indigo_page *pg, const struct indigo_policy *p,
 /* Length of @pg's current burst at @now_ns, in ms (0 without a burst). */
 u32 indigo_burst_ms(const struct indigo_page *pg, u64 now_ns);
 
-/* Token bucket for the promotion cap. Tokens are kept in 1/1e9 pages. */
+/*
+ * Token bucket for the promotion cap, in pages. Tokens are kept in 1/1e9
+ * pages; a promotion of a huge page may take more than the bucket holds
+ * and leaves it in debt (tokens below 0), which the cap then pays back.
+ */
 struct indigo_bucket {
-	u64 tokens;
+	s64 tokens;
 	u64 last_ns;
 	bool primed;		/* false: full at the first take */
 };
 
-/* Takes one promotion's token; false when the cap is reached. */
-bool indigo_bucket_take(struct indigo_bucket *b, u32 rate_cap, u64 now_ns);
+/*
+ * Takes the tokens of a promotion of @npages base pages (0 counts as 1);
+ * false when the cap is reached.
+ */
+bool indigo_bucket_take_pages(struct indigo_bucket *b, u32 rate_cap,
+			      u64 now_ns, u32 npages);
+
+/* Takes one page's token; false when the cap is reached. */
+static inline bool indigo_bucket_take(struct indigo_bucket *b, u32 rate_cap,
+				      u64 now_ns)
+{
+	return indigo_bucket_take_pages(b, rate_cap, now_ns, 1);
+}
 
 struct indigo_gate_in {
 	u32 rate;		/* page's burst rate, mHz (0: none yet) */
 	u32 burst_ms;		/* page's burst duration */
 	u64 free_kib;		/* free memory on the promotion target */
+	u32 npages;		/* base pages the promotion moves (0: 1) */
 };
 
 /* Returns enum indigo_reason; a promotion proceeds iff indigo_allows(). */

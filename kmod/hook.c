@@ -149,6 +149,8 @@ static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		return 0;
 	}
 	in.free_kib = node_free_kib(target);
+	/* a THP (6.1) or large folio (6.12) moves all its pages at once */
+	in.npages = compound_nr(c->page);
 	spin_lock(&indigo.bucket_lock);
 	reason = indigo_gate(&pol->p, &in, &indigo.bucket, now);
 	spin_unlock(&indigo.bucket_lock);

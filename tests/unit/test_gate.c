@@ -65,9 +65,9 @@ END_TEST
 START_TEST(observe_mode)
 {
 	static const struct indigo_gate_in in[] = {
-		{ 0, 0, 0 },
-		{ 5000, 2000, 1 << 20 },
-		{ INDIGO_RATE_MAX, 0xffffffffU, ~0ULL },
+		{ 0, 0, 0, 1 },
+		{ 5000, 2000, 1 << 20, 1 },
+		{ INDIGO_RATE_MAX, 0xffffffffU, ~0ULL, 1 },
 	};
 	struct indigo_policy p = gate_pol(1);
 	struct indigo_bucket b = { 0 };
@@ -91,7 +91,7 @@ END_TEST
 START_TEST(deny_mode)
 {
 	struct indigo_policy p = gate_pol(1);
-	struct indigo_gate_in cold = { 0, 0, 0 };
+	struct indigo_gate_in cold = { 0, 0, 0, 1 };
 	struct indigo_bucket b = { 0 };
 	int n;
 
@@ -114,7 +114,7 @@ START_TEST(gate_order)
 {
 	struct indigo_policy p = gate_pol(1);
 	struct indigo_bucket b = { 0 };
-	struct indigo_gate_in in = { 0, 0, 0 };
+	struct indigo_gate_in in = { 0, 0, 0, 1 };
 
 	ck_assert_int_eq(indigo_gate(&p, &in, &b, 1 * SEC), INDIGO_REASON_RATE);
 	in.rate = hot.rate;
@@ -141,7 +141,7 @@ START_TEST(thresholds_inclusive)
 {
 	struct indigo_policy p = gate_pol(0);
 	struct indigo_bucket b = { 0 };
-	struct indigo_gate_in in = { 1000, 500, 1024 };
+	struct indigo_gate_in in = { 1000, 500, 1024, 1 };
 
 	ck_assert_int_eq(indigo_gate(&p, &in, &b, 1 * SEC), INDIGO_REASON_PASS);
 	in.rate = 999;
@@ -161,8 +161,8 @@ START_TEST(thresholds_zero_and_max)
 {
 	struct indigo_policy p = gate_pol(0);
 	struct indigo_bucket b = { 0 };
-	struct indigo_gate_in none = { 0, 0, 0 };
-	struct indigo_gate_in top = { INDIGO_RATE_MAX, 0xffffffffU, ~0ULL };
+	struct indigo_gate_in none = { 0, 0, 0, 1 };
+	struct indigo_gate_in top = { INDIGO_RATE_MAX, 0xffffffffU, ~0ULL, 1 };
 
 	/* all-zero thresholds let even a page without a rate through */
 	p.rate_min = 0;
@@ -443,6 +443,49 @@ START_TEST(reason_names)
 }
 END_TEST
 
+/*
+ * The cap is in pages per second: a THP promotion (512 pages) spends 512
+ * pages' tokens, not one. At 1000 pages/s over 10 s, THP faults every ms
+ * may move 10,000 pages and the 101 of a full bucket, not 10,100 THPs.
+ */
+START_TEST(cap_counts_huge_pages)
+{
+	struct indigo_policy p = gate_pol(1000);
+	struct indigo_gate_in thp = hot;
+	struct indigo_bucket b = { 0 };
+	u64 pages = 0;
+	int t;
+
+	thp.npages = 512;
+	/* a full bucket holds 101 pages: one THP, in debt */
+	ck_assert_int_eq(passes(&p, &thp, &b, 1 * SEC, 10), 1);
+	for (t = 1; t <= 10000; t++)
+		pages += 512 * passes(&p, &thp, &b, 1 * SEC + t * MS, 1);
+	ck_assert_uint_le(pages, 1000 * 10 + 1000 / 10 + 1);
+	/* and not starved: the debt is paid back, THPs keep passing */
+	ck_assert_uint_ge(pages, 1000 * 10 - 512);
+}
+END_TEST
+
+/* A huge page waits for a full bucket when it holds fewer pages. */
+START_TEST(cap_huge_page_needs_full_bucket)
+{
+	struct indigo_bucket b = { 0 };
+
+	ck_assert(indigo_bucket_take_pages(&b, 100, 1 * SEC, 512));
+	/* 11 - 512 pages: 501 in debt, paid back at 100 pages/s */
+	ck_assert(!indigo_bucket_take_pages(&b, 100, 1 * SEC, 1));
+	ck_assert(!indigo_bucket_take_pages(&b, 100, 6 * SEC, 1));
+	ck_assert(indigo_bucket_take_pages(&b, 100, 6 * SEC + 20 * MS, 1));
+	/* 0 pages counts as one */
+	ck_assert(!indigo_bucket_take_pages(&b, 100, 6 * SEC + 20 * MS, 0));
+	/* long idle: full, the debt long gone, not more */
+	ck_assert(indigo_bucket_take_pages(&b, 0xffffffffU, 1000 * SEC,
+					   0xffffffffU));
+	ck_assert(!indigo_bucket_take_pages(&b, 0xffffffffU, 1000 * SEC, 1));
+}
+END_TEST
+
 static Suite *gate_suite(void)
 {
 	Suite *s = suite_create("gate");
@@ -473,6 +516,8 @@ static Suite *gate_suite(void)
 	tcase_add_test(cap, cap_backwards_keeps_tokens);
 	tcase_add_test(cap, cap_huge_no_overflow);
 	tcase_add_test(cap, bucket_take_accounting);
+	tcase_add_test(cap, cap_counts_huge_pages);
+	tcase_add_test(cap, cap_huge_page_needs_full_bucket);
 	suite_add_tcase(s, cap);
 
 	tcase_add_test(names, mode_names);

@@ -88,7 +88,7 @@ enum indigo_attr {
 	INDIGO_A_POLICY_RATE_MIN,	/* u32, mHz: promote at or above */
 	INDIGO_A_POLICY_BURST_MIN,	/* u32, ms: promote at or above */
 	INDIGO_A_POLICY_FREE_MIN,	/* u64, KiB free on the target node */
-	INDIGO_A_POLICY_RATE_CAP,	/* u32, promotions per second, 0: none */
+	INDIGO_A_POLICY_RATE_CAP,	/* u32, pages promoted per second, 0: none */
 	INDIGO_A_POLICY_BURST_TOL,	/* u32, %: rates this close share a burst */
 	INDIGO_A_POLICY_BURST_GAP,	/* u32, ms: a longer silence ends a burst */
 	INDIGO_A_POLICY_GEN,		/* u64, read only: bumped by every set */
