@@ -99,8 +99,7 @@ enum indigo_attr {
 	INDIGO_A_CAND_DROPPED,		/* u64: candidates not sent (full) */
 	INDIGO_A_NODES,			/* nest of INDIGO_A_NODE */
 	INDIGO_A_EPOCH_SEQ,		/* u64 */
-	INDIGO_A_EPOCH_MS,		/* u32: length of this epoch, as
-					 * measured: epoch_ms or a little more */
+	INDIGO_A_EPOCH_MS,		/* u32: this epoch's measured length */
 	INDIGO_A_RATE_P50,		/* u32, mHz */
 	INDIGO_A_RATE_P90,		/* u32, mHz */
 	INDIGO_A_RATE_P99,		/* u32, mHz */
