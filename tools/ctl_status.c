@@ -119,10 +119,15 @@ int ctl_decisions(const struct ctl *c, int argc, char **argv)
 	struct json_object *o, *rows;
 	long want = DECISIONS_DEFAULT, skip;
 	int ncol = 0, i, rc;
+	char *end = NULL;
 	size_t n;
 	FILE *f;
 
-	if (argc > 1 || (argc == 1 && (want = strtol(argv[0], NULL, 10)) <= 0)) {
+	if (argc == 1) {
+		errno = 0;
+		want = strtol(argv[0], &end, 10);
+	}
+	if (argc > 1 || (argc == 1 && (errno || end == argv[0] || *end || want <= 0))) {
 		fprintf(stderr, "indigoctl: usage: decisions [N] (the last N, default %d)\n",
 			DECISIONS_DEFAULT);
 		return 2;

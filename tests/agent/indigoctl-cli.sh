@@ -79,6 +79,7 @@ fi
 refused not-root 'status: needs root' setpriv --reuid=65534 --regid=65534 --clear-groups "$ctl" status
 refused bad-usage 'usage' "$ctl" frobnicate
 refused bad-count 'EPOCHS is a count, not "3x"' "$ctl" watch 3x
+refused bad-decisions-count 'usage: decisions \[N\]' "$ctl" decisions 5x
 
 echo "indigoctl: $failed failed"
 exit $failed
