@@ -73,7 +73,8 @@ static struct json_object *to_json(const struct status_info *s)
 	      add_u64(o, "agent_promoted", s->agent_moved) ||
 	      add_u64(o, "agent_promote_failed", s->agent_failed) ||
 	      add_u64(o, "agent_promote_held", s->agent_held);
-	link = json_object_new_object();
+	/* made only when it can be added: add() owns it from there */
+	link = ret ? NULL : json_object_new_object();
 	ret = ret || add(o, "link", link) ||
 	      add_str(link, "source", s->link_source) ||
 	      add_dbl(link, "bandwidth_gbps", s->bandwidth_gbps) ||
