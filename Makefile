@@ -6,10 +6,12 @@
 VERSION := 0.1
 
 # The kernel to build indigo.ko for: the running one, or else the newest
-# installed Debian headers (development machines run a kernel without them).
+# installed Debian headers (development machines run a kernel without them),
+# not an RT kernel's, which has no NUMA balancing for the module to watch.
 KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then \
 	echo /lib/modules/$$(uname -r)/build; else \
-	ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1; fi)
+	ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | grep -v -- '-rt-amd64$$' | \
+	sort -V | tail -n 1; fi)
 
 CC ?= gcc
 B := build
