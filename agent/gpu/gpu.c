@@ -205,7 +205,8 @@ int gpu_tier_cm_link(const struct gpu_tier *t, size_t gpu, enum gpu_dir dir,
 	l.bandwidth = x->batch_bw;
 	if (cm_link_check(&l))
 		return -EINVAL;
-	fixed_ns = x->lat_ns - l.page_bytes / l.bandwidth * 1e9;
+	/* lat_ns timed a copy of probe_page_bytes, not of the model's page */
+	fixed_ns = x->lat_ns - t->cfg.probe_page_bytes / l.bandwidth * 1e9;
 	if (fixed_ns > 0)
 		l.k_ns += fixed_ns;
 	*out = l;

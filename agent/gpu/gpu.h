@@ -121,8 +121,9 @@ int gpu_tier_driver_version(const struct gpu_tier *t);
  * The cost model's view of GPU @gpu's link in direction @dir (a promotion
  * from GPU memory to host DRAM moves D2H): @base with bandwidth replaced
  * by the measured pinned batch bandwidth and k_ns raised by the measured
- * page-copy latency less the page's transfer time (the per-copy fixed
- * cost). 0, or -EINVAL (bad index or direction, or the result fails
+ * page-copy latency less the transfer time of the probed page
+ * (probe_page_bytes, whatever @base's page_bytes): the per-copy fixed
+ * cost. 0, or -EINVAL (bad index or direction, or the result fails
  * cm_link_check()).
  */
 int gpu_tier_cm_link(const struct gpu_tier *t, size_t gpu, enum gpu_dir dir,

@@ -123,6 +123,37 @@ START_TEST(cost_model_link)
 }
 END_TEST
 
+/*
+ * The per-copy fixed cost comes from the probe's own page copy: its
+ * latency less the transfer time of probe_page_bytes, not of the cost
+ * model's page, which may differ (here 64 KiB probed, 4 KiB migrated).
+ */
+START_TEST(cost_model_link_probe_page)
+{
+	const struct cm_link base = {
+		.bandwidth = 12.5e9, .far_ns = 900, .local_ns = 100,
+		.page_bytes = 4096, .k_ns = 0,
+	};
+	const struct gpu_info *g;
+	struct gpu_tier *t;
+	struct cm_link l;
+	double bw, lat;
+
+	cfg.probe_page_bytes = 65536;
+	ck_assert_int_eq(gpu_tier_start_backend(&cfg, &f.b, &t, NULL, 0), 0);
+	gpu_tier_gpus(t, &g);
+	bw = g->link.x[GPU_D2H][GPU_PINNED].batch_bw;
+	lat = g->link.x[GPU_D2H][GPU_PINNED].lat_ns;
+	ck_assert_int_eq(gpu_tier_cm_link(t, 0, GPU_D2H, &base, &l), 0);
+	ck_assert_msg(fabs(l.k_ns - (lat - 65536 / bw * 1e9)) < 1e-6,
+		      "k_ns %g, want %g", l.k_ns, lat - 65536 / bw * 1e9);
+	/* the fake's copies cost 10 us each besides their bytes */
+	ck_assert_msg(fabs(l.k_ns - 10e3) < 1e3, "k_ns %g, want about 10000", l.k_ns);
+	ck_assert(l.page_bytes == 4096);
+	gpu_tier_stop(t);
+}
+END_TEST
+
 /* GPU memory as node 2; the bus id is not in sysfs: the driver's host node */
 START_TEST(coherent_gpu)
 {
@@ -268,6 +299,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, pcie_gpu);
 	tcase_add_test(tc, cost_model_link);
+	tcase_add_test(tc, cost_model_link_probe_page);
 	tcase_add_test(tc, coherent_gpu);
 	tcase_add_test(tc, failures);
 	tcase_add_test(tc, reprobe);
