@@ -61,11 +61,16 @@ int gpu_pci_name(const char *busid, char *out, size_t n)
 	unsigned int dom, bus, dev, fn;
 	int used = 0;
 
-	/* Only hex digits and separators: scanf's %x would take "0x" too */
+	/*
+	 * Only hex digits and separators: scanf's %x would take "0x" too.
+	 * The domain is 32 bits, as the kernel's (Intel VMD's start at
+	 * 0x10000) and the driver's 8 digits have it. The widths keep a
+	 * longer field from wrapping into a valid one.
+	 */
 	if (!busid || !out ||
 	    busid[strspn(busid, "0123456789abcdefABCDEF:.")] ||
-	    sscanf(busid, "%x:%x:%x.%x%n", &dom, &bus, &dev, &fn, &used) != 4 ||
-	    busid[used] || dom > 0xffff || bus > 0xff || dev > 0x1f || fn > 7)
+	    sscanf(busid, "%8x:%2x:%2x.%1x%n", &dom, &bus, &dev, &fn, &used) != 4 ||
+	    busid[used] || bus > 0xff || dev > 0x1f || fn > 7)
 		return -EINVAL;
 	if (snprintf(out, n, "%04x:%02x:%02x.%x", dom, bus, dev, fn) >= (int)n)
 		return -EINVAL;

@@ -20,7 +20,9 @@ int gpu_topo_read(const char *sysfs_root, struct gpu_topo *t);
 
 /*
  * The sysfs name of a PCI function from the driver's bus id: "00000000:3B:00.0"
- * or "0000:3b:00.0" both give "0000:3b:00.0". -EINVAL if @busid is not one.
+ * or "0000:3b:00.0" both give "0000:3b:00.0"; a domain past 16 bits keeps
+ * its digits ("00010000:01:00.0" gives "10000:01:00.0", as the kernel
+ * names it). -EINVAL if @busid is not one.
  */
 int gpu_pci_name(const char *busid, char *out, size_t n);
 
