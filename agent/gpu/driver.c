@@ -313,15 +313,23 @@ static int resolve(struct drv *d, const char *lib, const char *name,
 
 static int load(struct drv *d, const char *lib, char *err, size_t n)
 {
+	char what[GPU_CUERR_MAX];
 	int e, v;
 
 	e = resolve(d, lib, "cuDriverGetVersion", NULL,
 		    (void **)&d->cuDriverGetVersion, err, n);
 	if (e)
 		return e;
-	/* The version first: an old driver is "too old", not "lacks X" */
-	if (d->cuDriverGetVersion(&v)) {
-		snprintf(err, n, "%s: cuDriverGetVersion failed", lib);
+	/*
+	 * The version first: an old driver is "too old", not "lacks X". The
+	 * toolkit's stub libcuda fails here already, with its own code
+	 * (CUDA_ERROR_STUB_LIBRARY): named from the table, as the driver's
+	 * own names are not looked up yet.
+	 */
+	e = d->cuDriverGetVersion(&v);
+	if (e) {
+		snprintf(err, n, "%s: cuDriverGetVersion: %s", lib,
+			 gpu_cuerr_describe(e, NULL, NULL, what, sizeof(what)));
 		return -EPROTO;
 	}
 	if (v < DRIVER_MIN_VERSION) {

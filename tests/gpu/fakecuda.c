@@ -6,6 +6,8 @@
  * from the environment, read at each call:
  *
  *	FAKECUDA_VERSION	cuDriverGetVersion's answer (12080)
+ *	FAKECUDA_VERSION_RESULT	cuDriverGetVersion's CUresult (0; the
+ *				toolkit's stub libcuda returns 34)
  *	FAKECUDA_INIT		cuInit's CUresult (0)
  *	FAKECUDA_DEVICES	device count (1)
  *	FAKECUDA_NUMA		NUMA node of device 0's memory (none)
@@ -49,7 +51,7 @@ API int fakecuda_live(void)
 API CUresult cuDriverGetVersion(int *v)
 {
 	*v = env("FAKECUDA_VERSION", 12080);
-	return CUDA_SUCCESS;
+	return env("FAKECUDA_VERSION_RESULT", CUDA_SUCCESS);
 }
 
 API CUresult cuInit(unsigned int flags)

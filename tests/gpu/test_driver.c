@@ -39,6 +39,7 @@ static void setup(void)
 	strcpy(cfg.sysfs_root, sysfs);
 	sysfs_put("bus/pci/devices/0000:3b:00.0/numa_node", "0\n");
 	unsetenv("FAKECUDA_VERSION");
+	unsetenv("FAKECUDA_VERSION_RESULT");
 	unsetenv("FAKECUDA_INIT");
 	unsetenv("FAKECUDA_DEVICES");
 	unsetenv("FAKECUDA_NUMA");
@@ -107,6 +108,27 @@ START_TEST(too_old)
 }
 END_TEST
 
+/*
+ * The toolkit's stub libcuda fails its very first call: the message must
+ * say so (it is a search-path mistake the operator can fix), not only
+ * that cuDriverGetVersion failed.
+ */
+START_TEST(stub_library)
+{
+	char err[256];
+
+	setenv("FAKECUDA_VERSION_RESULT", "34", 1);
+	ck_assert_int_eq(start(err, sizeof(err)), -EPROTO);
+	ck_assert_msg(strstr(err, "cuDriverGetVersion: CUDA_ERROR_STUB_LIBRARY: "
+			      "a stub libcuda was loaded, not the driver's"),
+		      "%s", err);
+	ck_assert_ptr_null(strchr(err, '\n'));
+	setenv("FAKECUDA_VERSION_RESULT", "999", 1);
+	ck_assert_int_eq(start(err, sizeof(err)), -EPROTO);
+	ck_assert_msg(strstr(err, "cuDriverGetVersion: CUDA_ERROR_UNKNOWN"), "%s", err);
+}
+END_TEST
+
 START_TEST(no_device)
 {
 	char err[256];
@@ -166,6 +188,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, discover_and_probe);
 	tcase_add_test(tc, too_old);
+	tcase_add_test(tc, stub_library);
 	tcase_add_test(tc, no_device);
 	tcase_add_test(tc, unnamed_codes);
 	tcase_add_test(tc, lost_mid_probe);
