@@ -33,13 +33,20 @@ struct json_object;
 #define GPU_PCI_MAX	32
 #define GPU_MAX		64	/* GPUs handled per host */
 
+/*
+ * The least probe_share: a probe keeps a link busy about 0.04 s (H200,
+ * tools/bench/results/gpu.md) and takes that over the share, while the
+ * agent does nothing else; at 1 % that is about 4 s a GPU.
+ */
+#define GPU_PROBE_SHARE_MIN	0.01
+
 /* Plain data: copy it by assignment. Keys of the [gpu] section. */
 struct gpu_config {
 	bool enable;			/* enable: yes|no, yes */
 	char driver[GPU_PATH_MAX];	/* driver: libcuda.so.1 */
 	char sysfs_root[GPU_PATH_MAX];	/* sysfs_root: /sys */
 	int nodes;			/* nodes: far|fast|ignore (gpu_nodes_mode) */
-	double probe_share;		/* probe_share: (0, 1], 0.05 */
+	double probe_share;		/* probe_share: [0.01, 1], 0.05 */
 	uint32_t probe_page_bytes;	/* probe_page_bytes: 512-2097152, 4096 */
 	uint32_t probe_batch_kib;	/* probe_batch_kib: 64-1048576, 16384 */
 	uint32_t probe_reps;		/* probe_reps: 1-1000, 8 */
@@ -51,7 +58,7 @@ void gpu_config_defaults(struct gpu_config *cfg);
 /*
  * Sets one key of the [gpu] section from its text @value, checked (type,
  * range, choice). 0, or -EINVAL with "KEY: what is wrong" in @err (e.g.
- * "probe_share: 0 is out of range (0, 1]") and @cfg untouched.
+ * "probe_share: 0 is out of range [0.01, 1]") and @cfg untouched.
  */
 int gpu_config_set(struct gpu_config *cfg, const char *key, const char *value,
 		   char *err, size_t errlen);

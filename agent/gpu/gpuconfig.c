@@ -28,6 +28,9 @@ void gpu_config_defaults(struct gpu_config *cfg)
 	cfg->probe_reps = 8;
 }
 
+#define STR_(x)	#x
+#define STR(x)	STR_(x)
+
 static int bad(char *err, size_t n, const char *key, const char *fmt,
 	       const char *v)
 {
@@ -122,8 +125,10 @@ int gpu_config_set(struct gpu_config *cfg, const char *key, const char *value,
 		c.probe_share = strtod(value, &end);
 		if (end == value || *end || errno || isspace((unsigned char)*value))
 			e = bad(err, errlen, key, "\"%s\" is not a number", value);
-		else if (!(c.probe_share > 0 && c.probe_share <= 1))
-			e = bad(err, errlen, key, "%s is out of range (0, 1]", value);
+		else if (!(c.probe_share >= GPU_PROBE_SHARE_MIN &&
+			   c.probe_share <= 1))
+			e = bad(err, errlen, key, "%s is out of range ["
+				STR(GPU_PROBE_SHARE_MIN) ", 1]", value);
 		else
 			e = 0;
 	} else if (!strcmp(key, "probe_page_bytes")) {

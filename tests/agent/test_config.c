@@ -341,7 +341,7 @@ static const struct {
 	  "indigod.conf:2: progress_scale: \"auto\" is not a number" },
 	/* [gpu] is checked by agent/gpu/, reported the same way */
 	{ "[gpu]\nprobe_share = 0\n",
-	  "indigod.conf:2: probe_share: 0 is out of range (0, 1]" },
+	  "indigod.conf:2: probe_share: 0 is out of range [0.01, 1]" },
 	{ "[gpu]\nnodes = fast\nnodes = far\n",
 	  "indigod.conf:3: nodes: duplicate key (first set on line 2)" },
 	{ "[gpu]\ngpu_nodes = far\n",

@@ -19,7 +19,8 @@
 #			pinned copies on Gen5 x16 reach 40-57 GB/s)
 #	PROBE_SHARE	the probe's share of the link (0.5: the host is ours)
 #	LAT_US		the plausible range of one page copy, us ("1 1000")
-#	PACE_S		seconds of pauses the pacing check plans (5)
+#	PACE_S		seconds of pauses the pacing check plans (5; fewer
+#			where that would need a share under the least, 0.01)
 #	TOOL_ARGS	more indigo-gpu options, e.g. --set driver=PATH
 #
 # Where the GPU host cannot build (no json-c headers), run
@@ -133,7 +134,7 @@ for x in gpus:
 
 full, t_full = probe(1.0, f"{out}/probe-full.json")
 busy = sum(x["link"]["busy_s"] for x in full["gpus"])
-pace = busy / (busy + PACE_S)
+pace = max(busy / (busy + PACE_S), 0.01)    # GPU_PROBE_SHARE_MIN
 paced, t_paced = probe(pace, f"{out}/probe-paced.json")
 pbusy = sum(x["link"]["busy_s"] for x in paced["gpus"])
 want = pbusy / pace - busy

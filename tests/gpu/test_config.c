@@ -45,8 +45,8 @@ START_TEST(keys)
 	ck_assert_int_eq(c.nodes, GPU_NODES_IGNORE);
 	ck_assert_int_eq(gpu_config_set(&c, "probe_share", "1", err, sizeof(err)), 0);
 	ck_assert(c.probe_share == 1);
-	ck_assert_int_eq(gpu_config_set(&c, "probe_share", "0.002", err, sizeof(err)), 0);
-	ck_assert(c.probe_share == 0.002);
+	ck_assert_int_eq(gpu_config_set(&c, "probe_share", "0.01", err, sizeof(err)), 0);
+	ck_assert(c.probe_share == 0.01);
 	ck_assert_int_eq(gpu_config_set(&c, "probe_page_bytes", "65536", err,
 					sizeof(err)), 0);
 	ck_assert_uint_eq(c.probe_page_bytes, 65536);
@@ -65,9 +65,12 @@ START_TEST(refusals)
 		{ "enable", "true", "enable: \"true\" is not one of yes, no" },
 		{ "nodes", "slow", "nodes: \"slow\" is not one of far, fast, ignore" },
 		{ "driver", "", "driver: an empty path" },
-		{ "probe_share", "0", "probe_share: 0 is out of range (0, 1]" },
-		{ "probe_share", "1.5", "probe_share: 1.5 is out of range (0, 1]" },
-		{ "probe_share", "nan", "probe_share: nan is out of range (0, 1]" },
+		{ "probe_share", "0", "probe_share: 0 is out of range [0.01, 1]" },
+		/* a probe 500 times its copies' time: minutes at a start */
+		{ "probe_share", "0.002", "probe_share: 0.002 is out of range [0.01, 1]" },
+		{ "probe_share", "1e-30", "probe_share: 1e-30 is out of range [0.01, 1]" },
+		{ "probe_share", "1.5", "probe_share: 1.5 is out of range [0.01, 1]" },
+		{ "probe_share", "nan", "probe_share: nan is out of range [0.01, 1]" },
 		{ "probe_share", "", "probe_share: \"\" is not a number" },
 		{ "probe_share", " 0.1", "probe_share: \" 0.1\" is not a number" },
 		{ "probe_share", "0.1x", "probe_share: \"0.1x\" is not a number" },
