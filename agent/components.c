@@ -66,6 +66,7 @@ void gpu_start(struct daemon *d)
 /* SIGUSR1: measure the GPU links again; a lost device ends the tier. */
 void gpu_reprobe(struct daemon *d)
 {
+	struct epoch_params p;
 	char err[512];
 	int ret;
 
@@ -82,6 +83,13 @@ void gpu_reprobe(struct daemon *d)
 	if (ret == -ENODEV) {
 		gpu_tier_stop(d->gpu);
 		d->gpu = NULL;
+		if (d->cfg.link.source != CONFIG_LINK_GPU)
+			return;
+		/* back to the configured figures, as a reload would give,
+		 * not the lost device's last */
+		d->avail_gbps = 0;
+		epoch_params_from(&d->cfg, &p);
+		epoch_reconfigure(&d->es, &p);
 	}
 }
 
