@@ -19,7 +19,7 @@ struct ns_ctl_app {
 	uint64_t cgid;
 	struct ns_app app;
 	bool have_prev;
-	uint64_t delivered, ce, turns, wire;	/* counters at the last interval */
+	struct ns_cg_mark mark;		/* counters at the last interval */
 	double units;			/* progress figure at the last interval */
 	double use_Bps;			/* its bytes on the wire, last interval */
 	double paced_Bps;		/* the pacing rate it set, 0: none */
@@ -158,15 +158,49 @@ static int publish(struct ns_agent *a, struct ns_ctl_app *c)
 	return ns_policy_put(&a->maps, c->cgid, &pol);
 }
 
+/*
+ * The application's cgroup is its directory's: one removed and made again
+ * (a service restarted) is a new cgroup, with a new id, at the same path.
+ * Returns false while there is none to control: the path names no cgroup
+ * and the one it named is gone (whose entries are then dropped, as
+ * measure_link() drops those it sees; publishing would make them anew).
+ */
+static bool follow_cgroup(struct ns_agent *a, struct ns_ctl_app *c)
+{
+	struct ns_policy pol;
+	uint64_t id;
+
+	if (ns_cgroup_id(a->o.apps[c - a->apps].cgroup, &id)) {
+		if (a->cgroot_fd < 0 || ns_cgroup_alive(a->cgroot_fd, c->cgid))
+			return true;	/* moved, or not known to be gone */
+		ns_maps_forget(&a->maps, c->cgid);
+		c->have_prev = false;
+		return false;
+	}
+	if (id == c->cgid)
+		return true;
+	/* the old one, if it lives on elsewhere, is no longer this
+	 * controller's: its flows lift what it set */
+	if (!ns_policy_get(&a->maps, c->cgid, &pol) &&
+	    !(pol.flags & NS_POLICY_FIXED) && pol.owner == a->owner)
+		ns_policy_neutral(&a->maps, c->cgid);
+	c->cgid = id;
+	c->have_prev = false;
+	return true;
+}
+
 static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 		    const char **why)
 {
 	const char *progress = a->o.apps[c - a->apps].progress;
 	struct ns_app_obs obs = { .dt_s = dt };
 	struct ns_cg_stats st = { 0 };
+	struct ns_cg_mark d;
 	double units = 0;
 	int ret;
 
+	if (!follow_cgroup(a, c))
+		return 0;
 	ret = ns_stats_get(&a->maps, c->cgid, &st);
 	if (ret && ret != -ENOENT) {
 		*why = "reading ns_cg_stats";
@@ -181,16 +215,14 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 	}
 	/* congestion is the shared link's (as the NIC's stall counter is in
 	 * the paper): every app sees the same delay signal, its own CE marks */
-	if (c->have_prev) {
+	if (c->have_prev && ns_cg_mark_since(&c->mark, &st, &d)) {
 		obs.delay_us = a->link.delay_us;
 		obs.base_us = a->link.base_us;
-		obs.ce = st.ce_marks - c->ce;
+		obs.ce = d.ce;
 		obs.util = a->link.util;
-		c->use_Bps = (ns_wire_bytes(&st) - c->wire) / dt;
+		c->use_Bps = d.wire / dt;
 		obs.units = progress[0] ? units - c->units :
-			    ns_app_flow_units(&c->app,
-					      st.delivered_bytes - c->delivered,
-					      st.turns - c->turns);
+			    ns_app_flow_units(&c->app, d.delivered, d.turns);
 		/* flows that began or all ended within the interval: part of
 		 * it idle, its time per unit an outlier that would cost the
 		 * estimate its trust (as idle intervals, not learnt from) */
@@ -199,13 +231,13 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 		obs.held = c->paced_Bps > 0 &&
 			   c->paced_Bps < a->o.params.rate.capacity_Bps;
 		ns_app_step(&c->app, &a->o.params, &obs);
+	} else {
+		/* counting starts (again): nothing yet says what it uses */
+		c->use_Bps = 0;
 	}
 	c->have_prev = true;
-	c->delivered = st.delivered_bytes;
-	c->turns = st.turns;
-	c->wire = ns_wire_bytes(&st);
+	ns_cg_mark_take(&c->mark, &st);
 	c->live = st.live_flows;
-	c->ce = st.ce_marks;
 	c->units = units;
 	ret = publish(a, c);
 	if (ret)

@@ -15,6 +15,33 @@ uint64_t ns_wire_bytes(const struct ns_cg_stats *st)
 	return st->delivered_bytes + st->segs_out * NS_WIRE_HDR_BYTES;
 }
 
+void ns_cg_mark_take(struct ns_cg_mark *m, const struct ns_cg_stats *st)
+{
+	*m = (struct ns_cg_mark){
+		.delivered = st->delivered_bytes, .ce = st->ce_marks,
+		.turns = st->turns, .wire = ns_wire_bytes(st),
+	};
+}
+
+bool ns_cg_mark_since(const struct ns_cg_mark *was, const struct ns_cg_stats *st,
+		      struct ns_cg_mark *d)
+{
+	struct ns_cg_mark now;
+
+	ns_cg_mark_take(&now, st);
+	memset(d, 0, sizeof(*d));
+	/* unsigned differences would read a restart as 2^64 less a little */
+	if (now.delivered < was->delivered || now.ce < was->ce ||
+	    now.turns < was->turns || now.wire < was->wire)
+		return false;
+	*d = (struct ns_cg_mark){
+		.delivered = now.delivered - was->delivered,
+		.ce = now.ce - was->ce, .turns = now.turns - was->turns,
+		.wire = now.wire - was->wire,
+	};
+	return true;
+}
+
 void ns_link_init(struct ns_link *l)
 {
 	memset(l, 0, sizeof(*l));

@@ -48,6 +48,20 @@ struct ns_link {
 
 /* Bytes a cgroup put on the wire: payload and every segment's headers. */
 uint64_t ns_wire_bytes(const struct ns_cg_stats *st);
+
+/* A cgroup's counters that the controller differences per interval. */
+struct ns_cg_mark {
+	uint64_t delivered, ce, turns, wire;
+};
+
+void ns_cg_mark_take(struct ns_cg_mark *m, const struct ns_cg_stats *st);
+/*
+ * @d: what each counter of @st gained since @was. False when one went back:
+ * the cgroup's entry was dropped (its cgroup gone) and read as zeros, or
+ * made anew; the interval then tells nothing, and @d is all zero.
+ */
+bool ns_cg_mark_since(const struct ns_cg_mark *was, const struct ns_cg_stats *st,
+		      struct ns_cg_mark *d);
 void ns_link_init(struct ns_link *l);
 void ns_link_add(struct ns_link *l, uint64_t cgid, const struct ns_cg_stats *st);
 /* Closes an interval of @dt_s seconds on a link of @cap_Bps. */

@@ -140,6 +140,39 @@ START_TEST(counter_restart_counts_from_zero)
 }
 END_TEST
 
+/* The controller's own differences of an application's counters */
+START_TEST(app_counters_gone_back_tell_nothing)
+{
+	struct ns_cg_stats a = cg(1000, 100, 1 << 20), zero = { 0 };
+	struct ns_cg_mark was, d;
+
+	a.ce_marks = 7;
+	a.turns = 40;
+	a.segs_out = 900;
+	ns_cg_mark_take(&was, &a);
+	a.delivered_bytes += 3000;
+	a.ce_marks += 2;
+	a.turns += 5;
+	a.segs_out += 10;
+	ck_assert(ns_cg_mark_since(&was, &a, &d));
+	ck_assert_uint_eq(d.delivered, 3000);
+	ck_assert_uint_eq(d.ce, 2);
+	ck_assert_uint_eq(d.turns, 5);
+	ck_assert_uint_eq(d.wire, 3000 + 10 * 66);
+	/* the cgroup went (its entry dropped, read as zeros): no 2^64 - 7
+	 * CE marks, no exabytes on the wire */
+	ns_cg_mark_take(&was, &a);
+	ck_assert(!ns_cg_mark_since(&was, &zero, &d));
+	ck_assert_uint_eq(d.ce, 0);
+	ck_assert_uint_eq(d.wire, 0);
+	ck_assert_uint_eq(d.delivered, 0);
+	ck_assert_uint_eq(d.turns, 0);
+	/* made anew with a few counts: still a restart, whichever went back */
+	zero.ce_marks = 100;
+	ck_assert(!ns_cg_mark_since(&was, &zero, &d));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ns_link");
@@ -150,6 +183,7 @@ int main(void)
 	tcase_add_test(tc, stale_rtt_holds_nothing);
 	tcase_add_test(tc, wire_counts_what_each_cgroup_added);
 	tcase_add_test(tc, counter_restart_counts_from_zero);
+	tcase_add_test(tc, app_counters_gone_back_tell_nothing);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
