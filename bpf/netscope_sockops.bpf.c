@@ -99,18 +99,20 @@ static __always_inline __u32 paced_clamp(__u64 share_Bps, __u32 rtt_min_us,
  * rate, lifted only where Netscope set it: an application's own limit
  * (iperf3 --fq-rate) is not Netscope's to remove.
  */
-static __u32 set_pacing(struct bpf_sock_ops *skops, struct ns_flow *fl,
-			const struct ns_cg_stats *st, __u32 rate_Bps)
+static __u64 set_pacing(struct bpf_sock_ops *skops, struct ns_flow *fl,
+			const struct ns_cg_stats *st, __u64 rate_Bps)
 {
 	/* small flows (requests, control connections) do not dilute the bulk
 	 * ones' shares */
-	__s64 n = fl->bulk && st->bulk_flows > 0 ? st->bulk_flows : 1;
-	int val = ~0;
+	__u64 n = fl->bulk && st->bulk_flows > 0 ? st->bulk_flows : 1;
+	__u64 share = rate_Bps / n;
+	__u32 val = ~0U;
 
 	if (!rate_Bps && !fl->paced)
 		return 0;
+	/* a share past 32 bits is held at their most, not wrapped */
 	if (rate_Bps)
-		val = rate_Bps / n;
+		val = share < NS_SHARE_MAX ? share : NS_SHARE_MAX;
 	bpf_setsockopt(skops, SOL_SOCKET, SO_MAX_PACING_RATE, &val, sizeof(val));
 	fl->paced = !!rate_Bps;
 	fl->split = n;
@@ -124,7 +126,8 @@ static void apply_policy(struct bpf_sock_ops *skops, struct ns_flow *fl,
 	__u32 rtt_min = skops->rtt_min, mss = skops->mss_cache;
 	char cur[NS_CC_NAME_MAX] = {};
 	struct ns_policy *pol;
-	__u32 clamp, share;
+	__u32 clamp;
+	__u64 share;
 	int val;
 
 	pol = bpf_map_lookup_elem(&ns_policy, &fl->cgid);

@@ -190,7 +190,7 @@ static int cmd_show(const struct ns_maps *m, int json)
 	return ret == -ENOENT ? 0 : fail("ns_cg_stats", ret);
 }
 
-static int parse_u32(const char *s, double scale, uint32_t max, uint32_t *v)
+static int parse_num(const char *s, double scale, double max, double *v)
 {
 	char *end;
 	double d;
@@ -202,6 +202,19 @@ static int parse_u32(const char *s, double scale, uint32_t max, uint32_t *v)
 	*v = d * scale;
 	return 0;
 }
+
+static int parse_u32(const char *s, double scale, uint32_t max, uint32_t *v)
+{
+	double d;
+	int ret = parse_num(s, scale, max, &d);
+
+	if (!ret)
+		*v = d;
+	return ret;
+}
+
+/* as indigo-netscope --capacity-mbit: 400 Gbit/s */
+#define RATE_MAX_BPS	(400000 * 1e6 / 8)
 
 static int set_cc(char *cc, const char *name)
 {
@@ -231,8 +244,12 @@ static int cmd_set(const struct ns_maps *m, int argc, char **argv)
 			;
 		else if (!strncmp(argv[i], "cc=", 3))
 			ret = set_cc(p.cc, v + 1);
-		else if (!strncmp(argv[i], "rate_mbit=", 10))
-			ret = parse_u32(v + 1, 1e6 / 8, UINT32_MAX, &p.rate_Bps);
+		else if (!strncmp(argv[i], "rate_mbit=", 10)) {
+			double d;
+
+			ret = parse_num(v + 1, 1e6 / 8, RATE_MAX_BPS, &d);
+			p.rate_Bps = d;
+		}
 		else if (!strncmp(argv[i], "clamp=", 6))
 			ret = parse_u32(v + 1, 1, UINT32_MAX, &p.cwnd_clamp);
 		else if (!strncmp(argv[i], "sens=", 5)) {

@@ -78,8 +78,7 @@ double ns_app_pacing(const struct ns_app *a, double use_Bps)
 {
 	double r = a->rate.rate_Bps;
 
-	/* (the policy map holds 32 bits of bytes per second) */
-	if (a->by_turns || r > 4e9 || r > NS_PACE_SLACK * use_Bps)
+	if (a->by_turns || r > NS_PACE_SLACK * use_Bps)
 		return 0;
 	return r;
 }

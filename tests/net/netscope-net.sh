@@ -32,6 +32,8 @@
 #      then lift, and a stopped controller leaves neutral ones; another
 #      agent starting and stopping leaves a running controller's; fixed
 #      policies stay
+#  10. an application's cgroup made again at its path (a restarted
+#      service) is followed to its new id
 # Needs root, iperf3, redis-server, redis-benchmark, jq, bpftool.
 # Everything it made goes on exit.
 set -euo pipefail
@@ -145,8 +147,8 @@ policy_raw() {
 	# shellcheck disable=SC2046,SC2086
 	bpftool map update pinned "$NS_PINS/ns_policy" \
 		key hex $(le 8 "$(stat -c %i "$1")") \
-		value hex $cc $(le 4 "$3") $(le 4 0) $(le 4 "$4") $(le 4 "$5") \
-		$(le 4 $((gen + 1))) $(le 4 "${6:-0}")
+		value hex $cc $(le 8 "$3") $(le 4 0) $(le 4 "$4") $(le 4 "$5") \
+		$(le 4 $((gen + 1))) $(le 4 "${6:-0}") $(le 4 0)
 }
 
 pass() { say "ok: $*"; }
@@ -616,4 +618,30 @@ pol=$(ns_json_get "$BULK" '.policy | "\(.cc) \(.rate_bps) \(.sensitivity) \(.fix
 pol=$(ns_json_get "$RR" '.policy | "\(.rate_bps) \(.fixed)"')
 [ "$pol" = "20000000 true" ] || die "fixed policy after the agents: $pol"
 pass "a stopped controller leaves a neutral policy; a fixed one stays"
+
+# --- 10: an application's cgroup removed and made again at its path (a
+# restarted service) is a new cgroup, with a new id: the controller
+# follows the path. (indigoctl lists a cgroup once it has had a flow.)
+REC=$(ns_cgroup rec)
+# policy_cc CGROUP: its policy's CC once the controller set cubic, 3 s at most
+policy_cc() {
+	for _ in $(seq 30); do
+		[ "$(ns_json_get "$1" .policy.cc)" = cubic ] && break
+		sleep 0.1
+	done
+	ns_json_get "$1" .policy.cc
+}
+start_agent --app "$REC" --cc cubic --interval-ms 100
+server 5209
+bulk "$REC" 1 -p 5209 >/dev/null
+[ "$(policy_cc "$REC")" = cubic ] || die "the controller set no policy for $REC"
+old=$(stat -c %i "$REC")
+rmdir "$REC"
+mkdir "$REC"
+[ "$(stat -c %i "$REC")" != "$old" ] || die "$REC made again kept its id $old"
+server 5210
+bulk "$REC" 1 -p 5210 >/dev/null
+[ "$(policy_cc "$REC")" = cubic ] || die "$REC made again: no policy for its new id"
+stop_agent
+pass "a cgroup removed and made again at the app's path is controlled under its new id"
 say "netscope-net: all passed"

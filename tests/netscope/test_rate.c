@@ -10,6 +10,7 @@
  */
 #include "check_main.h"
 #include <math.h>
+#include "linux/indigo_netscope.h"
 #include "ns_app.h"
 #include "trng.h"
 
@@ -162,6 +163,24 @@ START_TEST(paced_only_where_it_binds)
 	ns_app_flow_units(&a, 1e5, 1000);
 	ck_assert(a.by_turns);
 	ck_assert_double_eq(ns_app_pacing(&a, a.rate.rate_Bps), 0);
+}
+END_TEST
+
+/* A fast link: rates past 32 bits of bytes/s are enforced all the same */
+START_TEST(pacing_past_34_gbit)
+{
+	struct ns_app_params p = ap;
+	struct ns_app a;
+
+	p.rate.capacity_Bps = 100e9 / 8;
+	ns_app_init(&a, &p, NAN);
+	a.rate.rate_Bps = 80e9 / 8;
+	ck_assert_double_eq(ns_app_pacing(&a, a.rate.rate_Bps), 80e9 / 8);
+	a.rate.rate_Bps = 40e9 / 8;
+	ck_assert_double_eq(ns_app_pacing(&a, a.rate.rate_Bps), 40e9 / 8);
+	/* what the policy map holds */
+	ck_assert_uint_eq((__typeof__(((struct ns_policy *)0)->rate_Bps))
+			  ns_app_pacing(&a, a.rate.rate_Bps), 5000000000ULL);
 }
 END_TEST
 
@@ -398,6 +417,7 @@ int main(void)
 	tcase_add_test(tc, turns_or_bytes);
 	tcase_add_test(tc, paced_only_where_it_binds);
 	tcase_add_test(tc, trust_has_hysteresis);
+	tcase_add_test(tc, pacing_past_34_gbit);
 	tcase_add_test(tc, insensitive_cut_before_sensitive);
 	tcase_add_test(tc, recovers_additively);
 	tcase_add_test(tc, learns_and_separates);

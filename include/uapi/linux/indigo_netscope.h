@@ -84,13 +84,15 @@ struct ns_cg_stats {
  */
 struct ns_policy {
 	char cc[NS_CC_NAME_MAX];	/* congestion control, "" to leave */
-	__u32 rate_Bps;			/* the cgroup's rate in bytes/s, split
+	__u64 rate_Bps;			/* the cgroup's rate in bytes/s, split
 					 * evenly across its bulk flows with
 					 * SO_MAX_PACING_RATE (a flow is paced
 					 * at its share once it is bulk, at the
-					 * whole rate before); 0: not paced by
-					 * Netscope (a rate it set is lifted,
-					 * the application's own kept) */
+					 * whole rate before; a share takes 32
+					 * bits, NS_SHARE_MAX at most); 0: not
+					 * paced by Netscope (a rate it set is
+					 * lifted, the application's own kept);
+					 * 64 bits: past 34 Gbit/s, 32 wrap */
 	__u32 cwnd_clamp;		/* segments; 0: a paced flow's
 					 * window is held to its pacing
 					 * rate's bandwidth-delay product (see
@@ -108,7 +110,14 @@ struct ns_policy {
 					 * the controller that set it, which
 					 * lives as long as that controller;
 					 * 0: none (fixed or neutral) */
+	__u32 pad;
 };
+
+/*
+ * A flow's pacing rate at most, bytes/s (34.4 Gbit/s): SO_MAX_PACING_RATE
+ * takes 32 bits, and ~0U is "unlimited".
+ */
+#define NS_SHARE_MAX		0xfffffffeULL
 
 /* ns_ctrl.flags */
 #define NS_CTRL_TRUSTED		0x1	/* the interval was narrow enough */
