@@ -67,7 +67,7 @@ $(B)/ns-tests-san/%: tests/netscope/%.c tests/unit/check_main.h $(NS_T_LIB) $(NS
 		$(CHECK_LIBS) -lm -o $@
 
 .PHONY: check-netscope check-netscope-unit check-netscope-net check-netscope-guest \
-	check-netscope-fallback bench-netscope
+	check-netscope-fallback check-netscope-ctl bench-netscope
 
 check-netscope-unit: $(NS_T) $(NS_T_SAN)
 	@set -e; for t in $(NS_T); do echo "== $$t"; $$t; done
@@ -75,6 +75,10 @@ check-netscope-unit: $(NS_T) $(NS_T_SAN)
 	@set -e; for t in $(NS_T); do echo "== $$t (valgrind)"; \
 		CK_FORK=no valgrind -q --leak-check=full --errors-for-leak-kinds=all \
 		--error-exitcode=1 $$t; done
+
+# indigoctl netscope on maps of its own (a private bpffs; root)
+check-netscope-ctl: $(B)/indigoctl
+	tests/netscope/indigoctl-netscope.sh $(B)/indigoctl
 
 check-netscope-net: $(B)/indigo-netscope $(B)/indigoctl $(B)/indigod
 	tests/net/netscope-net.sh
@@ -91,7 +95,8 @@ check-netscope-fallback:
 		-c bpf/netscope_$$p.bpf.c -o $(NS_B)/fallback/netscope_$$p.bpf.o || exit 1; done
 	@echo "bpf/vmlinux/vmlinux.h: both programs build"
 
-check-netscope: check-netscope-unit check-netscope-fallback check-netscope-net check-netscope-guest
+check-netscope: check-netscope-unit check-netscope-fallback check-netscope-ctl check-netscope-net \
+	check-netscope-guest
 
 # at 100 Mbit/s a full-size packet is 120 us, a third of redis's p99; at
 # 1 Gbit/s 12 us, and the machine's CPUs weigh more

@@ -36,6 +36,9 @@ static int fail(const char *what, int err)
 	if (err == -ENOENT)
 		fprintf(stderr, "indigoctl: netscope: %s: not found (is indigod's netscope running? maps live in %s)\n",
 			what, NS_PIN_DIR);
+	else if (err == -EMEDIUMTYPE)
+		fprintf(stderr, "indigoctl: netscope: %s: not a cgroup v2 directory\n",
+			what);
 	else
 		fprintf(stderr, "indigoctl: netscope: %s: %s\n", what, strerror(-err));
 	return 1;
@@ -216,52 +219,96 @@ static int parse_u32(const char *s, double scale, uint32_t max, uint32_t *v)
 /* as indigo-netscope --capacity-mbit: 400 Gbit/s */
 #define RATE_MAX_BPS	(400000 * 1e6 / 8)
 
-static int set_cc(char *cc, const char *name)
+/* The congestion controls a flow can be given: bpf_setsockopt() loads no
+ * module, so the registered ones only. */
+static bool cc_available(const char *name)
 {
-	if (strlen(name) >= NS_CC_NAME_MAX)
-		return -EINVAL;
-	strcpy(cc, name);
-	return 0;
+	char buf[512], *tok, *save = NULL;
+	FILE *f = fopen("/proc/sys/net/ipv4/tcp_available_congestion_control", "re");
+	bool found = false;
+
+	if (!f)
+		return true;	/* cannot tell */
+	if (fgets(buf, sizeof(buf), f))
+		for (tok = strtok_r(buf, " \n", &save); tok && !found;
+		     tok = strtok_r(NULL, " \n", &save))
+			found = !strcmp(tok, name);
+	fclose(f);
+	return found;
 }
 
-static int cmd_set(const struct ns_maps *m, int argc, char **argv)
+/* KEY=VALUE settings, checked before any map is touched */
+struct setting {
+	struct ns_policy p;
+	bool cc, rate, clamp, sens;
+};
+
+static int parse_setting(struct setting *s, const char *arg)
+{
+	const char *v = strchr(arg, '=');
+	double d;
+
+	if (!v)
+		return -EINVAL;
+	v++;
+	if (!strncmp(arg, "cc=", 3)) {
+		if (strlen(v) >= NS_CC_NAME_MAX)
+			return -EINVAL;
+		strcpy(s->p.cc, v);
+		s->cc = true;
+		if (*v && !cc_available(v))
+			fprintf(stderr, "indigoctl: netscope set: warning: congestion control '%s' is not registered (yet): until it is, flows keep theirs\n",
+				v);
+		return 0;
+	}
+	if (!strncmp(arg, "rate_mbit=", 10)) {
+		/* one that rounds to 0 would read "unpaced" */
+		if (parse_num(v, 1e6 / 8, RATE_MAX_BPS, &d) || (d > 0 && d < 1))
+			return -EINVAL;
+		s->p.rate_Bps = d;
+		s->rate = true;
+		return 0;
+	}
+	if (!strncmp(arg, "clamp=", 6)) {
+		/* the kernel takes an int; 0x7fffffff is "no clamp" */
+		if (parse_num(v, 1, 0x7ffffffe, &d) || d != (uint32_t)d)
+			return -EINVAL;
+		s->p.cwnd_clamp = d;
+		s->clamp = true;
+		return 0;
+	}
+	if (!strncmp(arg, "sens=", 5)) {
+		/* as indigo-netscope --sens */
+		if (parse_u32(v, 1000, NS_SENS_MAX_MILLI, &s->p.sens_milli))
+			return -EINVAL;
+		s->sens = true;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int cmd_set(const struct ns_maps *m, const char *cgroup,
+		   const struct setting *s)
 {
 	struct ns_policy p = { .flags = NS_POLICY_FIXED };
 	uint64_t cgid;
-	int ret, i;
+	int ret;
 
-	ret = ns_cgroup_id(argv[0], &cgid);
+	ret = ns_cgroup_id(cgroup, &cgid);
 	if (ret)
-		return fail(argv[0], ret);
+		return fail(cgroup, ret);
 	ns_policy_get(m, cgid, &p);	/* keys not given keep their value */
 	p.flags |= NS_POLICY_FIXED;
 	p.owner = 0;			/* no controller's now */
-	for (i = 1; i < argc; i++) {
-		const char *v = strchr(argv[i], '=');
-
-		ret = -EINVAL;
-		if (!v)
-			;
-		else if (!strncmp(argv[i], "cc=", 3))
-			ret = set_cc(p.cc, v + 1);
-		else if (!strncmp(argv[i], "rate_mbit=", 10)) {
-			double d;
-
-			ret = parse_num(v + 1, 1e6 / 8, RATE_MAX_BPS, &d);
-			p.rate_Bps = d;
-		}
-		else if (!strncmp(argv[i], "clamp=", 6))
-			ret = parse_u32(v + 1, 1, UINT32_MAX, &p.cwnd_clamp);
-		else if (!strncmp(argv[i], "sens=", 5)) {
-			/* as indigo-netscope --sens */
-			ret = parse_u32(v + 1, 1000, NS_SENS_MAX_MILLI, &p.sens_milli);
-			p.flags |= NS_POLICY_SENS;
-		}
-		if (ret) {
-			fprintf(stderr, "indigoctl: netscope set: bad or unknown setting '%s'\n",
-				argv[i]);
-			return usage();
-		}
+	if (s->cc)
+		memcpy(p.cc, s->p.cc, sizeof(p.cc));
+	if (s->rate)
+		p.rate_Bps = s->p.rate_Bps;
+	if (s->clamp)
+		p.cwnd_clamp = s->p.cwnd_clamp;
+	if (s->sens) {
+		p.sens_milli = s->p.sens_milli;
+		p.flags |= NS_POLICY_SENS;
 	}
 	ret = ns_policy_put(m, cgid, &p);
 	return ret ? fail("ns_policy", ret) : 0;
@@ -282,8 +329,9 @@ static int cmd_clear(const struct ns_maps *m, const char *cgroup)
 
 int indigoctl_netscope(bool json, int argc, char **argv)
 {
+	struct setting set = { 0 };
 	struct ns_maps m;
-	int ret, rc;
+	int ret, rc, i;
 
 	if (argc > 0 && !strcmp(argv[0], "--json")) {
 		json = true;
@@ -294,13 +342,20 @@ int indigoctl_netscope(bool json, int argc, char **argv)
 	    !(!strcmp(argv[0], "set") && argc >= 3) &&
 	    !(!strcmp(argv[0], "clear") && argc == 2))
 		return usage();
+	for (i = 2; argc > 0 && !strcmp(argv[0], "set") && i < argc; i++) {
+		if (parse_setting(&set, argv[i])) {
+			fprintf(stderr, "indigoctl: netscope set: bad or unknown setting '%s'\n",
+				argv[i]);
+			return usage();
+		}
+	}
 	ret = ns_maps_open(&m);
 	if (ret)
 		return fail(NS_PIN_DIR, ret);
 	if (argc == 0)
 		rc = cmd_show(&m, json);
 	else if (!strcmp(argv[0], "set"))
-		rc = cmd_set(&m, argc - 1, argv + 1);
+		rc = cmd_set(&m, argv[1], &set);
 	else
 		rc = cmd_clear(&m, argv[1]);
 	ns_maps_close(&m);

@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 
 #define FILEID_KERNFS	0xfe	/* kernfs's file handle type: the node's id */
+#define CGROUP2_SUPER_MAGIC	0x63677270
 
 #include "ns_maps.h"
 
@@ -198,10 +200,15 @@ int ns_cgroup_id(const char *path, uint64_t *id)
 {
 	struct stat st;
 
-	if (stat(path, &st))
+	struct statfs fs;
+
+	if (stat(path, &st) || statfs(path, &fs))
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
+	/* any other directory's inode number may well be some cgroup's id */
+	if (fs.f_type != CGROUP2_SUPER_MAGIC)
+		return -EMEDIUMTYPE;
 	*id = st.st_ino;
 	return 0;
 }

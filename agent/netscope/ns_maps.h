@@ -44,7 +44,8 @@ int ns_stats_next(const struct ns_maps *m, const uint64_t *prev, uint64_t *next)
 
 /* Where cgroup v2 is mounted (the first such mount): 0 or -ENOENT. */
 int ns_cgroup_root(char *buf, size_t len);
-/* A cgroup v2 directory's id (its inode number): 0 or -errno. */
+/* A cgroup v2 directory's id (its inode number): 0 or -errno (-EMEDIUMTYPE:
+ * a directory, but not on cgroup v2). */
 int ns_cgroup_id(const char *path, uint64_t *id);
 /* 1 if the cgroup with @id still exists, 0 if not, or -errno; @rootfd an
  * open cgroup v2 mount (ids are file handles there). */

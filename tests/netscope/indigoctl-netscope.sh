@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# indigoctl netscope set/show against maps of its own: a private bpffs
+# mounted over /sys/fs/bpf in a mount namespace of its own, so the maps of
+# a Netscope that runs on this host are never touched. Bad values are
+# refused before any map is, a directory off cgroup v2 is no cgroup, a
+# rate past 34 Gbit/s is kept whole, and --json parses. Needs root.
+#
+# Usage: indigoctl-netscope.sh PATH/TO/indigoctl
+set -euo pipefail
+
+ctl=$(realpath "${1:?usage: indigoctl-netscope.sh INDIGOCTL}")
+if [ -z "${NS_CTL_INNER:-}" ]; then
+	exec env NS_CTL_INNER=1 unshare -m --propagation private "$0" "$ctl"
+fi
+mount -t bpf bpf /sys/fs/bpf
+mkdir /sys/fs/bpf/indigo
+cgroot=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+dir=$(mktemp -d)
+cg="$cgroot/indigoctl-ns-test.$$"
+mkdir "$cg"
+trap 'rmdir "$cg"; rm -rf "$dir"' EXIT
+failed=0
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; failed=1; }
+
+# the maps as the sock_ops program pins them (sizes from the uapi header)
+cat >"$dir/sz.c" <<'C'
+#include <stdio.h>
+#include <linux/indigo_netscope.h>
+int main(void)
+{
+	printf("%zu %zu %zu %zu\n", sizeof(struct ns_cg_stats),
+	       sizeof(struct ns_policy), sizeof(struct ns_ctrl),
+	       sizeof(struct ns_link_view));
+	return 0;
+}
+C
+here=$(cd "$(dirname "$0")/../.." && pwd)
+cc -I"$here/include/uapi" "$dir/sz.c" -o "$dir/sz"
+read -r st pol ctl_sz link < <("$dir/sz")
+pin=/sys/fs/bpf/indigo
+bpftool map create $pin/ns_cg_stats type hash key 8 value "$st" entries 1024 name ns_cg_stats
+bpftool map create $pin/ns_policy type hash key 8 value "$pol" entries 1024 name ns_policy
+bpftool map create $pin/ns_ctrl type hash key 8 value "$ctl_sz" entries 1024 name ns_ctrl
+bpftool map create $pin/ns_link type array key 4 value "$link" entries 1 name ns_link
+id=$(stat -c %i "$cg")
+key=$(python3 -c "import struct,sys; print(' '.join(str(b) for b in struct.pack('<Q', $id)))")
+# shellcheck disable=SC2086
+bpftool map update pinned $pin/ns_cg_stats key $key value $(python3 -c "print(' '.join(['0'] * $st))")
+policy() { bpftool -j map lookup pinned $pin/ns_policy key $key 2>/dev/null | grep value || true; }
+
+refused() {	# NAME SETTING...: exit 2, no policy written
+	local name=$1 rc=0
+	shift
+	"$ctl" netscope set "$cg" "$@" 2>/dev/null || rc=$?
+	if [ $rc = 2 ] && [ -z "$(policy)" ]; then pass "$name"
+	else fail "$name" "exit $rc, policy $(policy)"; fi
+}
+refused clamp-past-int clamp=3000000000
+refused clamp-fraction clamp=1.5
+refused rate-rounds-to-zero rate_mbit=0.000001
+refused rate-past-400g rate_mbit=500000
+refused sens-past-max sens=5000
+
+rc=0
+"$ctl" netscope set "$dir" rate_mbit=10 2>"$dir/err" || rc=$?
+if [ $rc != 0 ] && grep -q "not a cgroup v2" "$dir/err"; then pass off-cgroup2-refused
+else fail off-cgroup2-refused "exit $rc: $(cat "$dir/err")"; fi
+
+rc=0
+"$ctl" netscope set "$cg" cc=nosuchcc 2>"$dir/err" || rc=$?
+if [ $rc = 0 ] && grep -q "not registered" "$dir/err"; then pass unknown-cc-warned
+else fail unknown-cc-warned "exit $rc: $(cat "$dir/err")"; fi
+
+"$ctl" netscope set "$cg" rate_mbit=40000 clamp=6 sens=0.5 cc=cubic
+"$ctl" --json netscope >"$dir/out.json"
+if python3 - "$dir/out.json" "$cg" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))
+r = [r for r in rows if r["cgroup"] == sys.argv[2]][0]["policy"]
+assert r["rate_bps"] == 40000 * 10**6, r
+assert r["cwnd_clamp"] == 6 and r["cc"] == "cubic" and r["fixed"], r
+assert abs(r["sensitivity"] - 0.5) < 1e-9, r
+PY
+then pass rate-40-gbit-json
+else fail rate-40-gbit-json "$(cat "$dir/out.json")"; fi
+
+exit $failed
