@@ -359,8 +359,10 @@ int gpu_driver_open(const char *lib, struct gpu_backend **out, char *err,
 
 	*out = NULL;
 	d = calloc(1, sizeof(*d));
-	if (!d)
+	if (!d) {
+		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
+	}
 	d->b.ops = &drv_ops;
 	d->lib = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
 	if (!d->lib) {
