@@ -137,8 +137,8 @@ check-guest: programs
 	tests/guest/run-kmod-tests.sh
 
 # indigod: lifecycle without the module, then with it in both guests.
-check-agent: programs $(B)/ingest
-	tests/agent/indigod-smoke.sh $(B)/indigod
+check-agent: programs $(B)/ingest $(GPU_FAKE)
+	INDIGO_FAKECUDA=$(if $(GPU_FAKE),$(abspath $(GPU_FAKE))) tests/agent/indigod-smoke.sh $(B)/indigod
 	tests/agent/indigoctl-cli.sh $(B)/indigoctl
 	tests/guest/run-agent-tests.sh 6.1
 	tests/guest/run-agent-tests.sh 6.12

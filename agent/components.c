@@ -63,15 +63,21 @@ void gpu_start(struct daemon *d)
 		logmsg(LOG_INFO, "gpu: far nodes for the module: %s", nodes);
 }
 
-/* SIGUSR1: measure the GPU links again; a lost device ends the tier. */
+/*
+ * SIGUSR1: measure the GPU links again; a lost device ends the tier. A
+ * tier that is off (no driver at start, a device lost) is tried again: the
+ * driver may have been loaded since.
+ */
 void gpu_reprobe(struct daemon *d)
 {
 	struct epoch_params p;
 	char err[512];
 	int ret;
 
-	if (!d->gpu)
+	if (!d->gpu) {
+		gpu_start(d);
 		return;
+	}
 	ret = gpu_tier_probe(d->gpu, err, sizeof(err));
 	if (!ret) {
 		logmsg(LOG_INFO, "gpu: links probed again");

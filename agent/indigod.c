@@ -11,7 +11,8 @@
  *		[--save-every N] [--sysfs DIR]
  *
  * Logs go to stderr with syslog priority prefixes ("<6>indigod: ..."), which
- * journald files by priority. SIGUSR1 probes the GPU links again (gpu/).
+ * journald files by priority. SIGUSR1 probes the GPU links again (gpu/),
+ * or starts the GPU tier where it is off.
  * SIGHUP reloads the configuration, SIGTERM and
  * SIGINT save the model and exit 0.
  */

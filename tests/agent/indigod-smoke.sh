@@ -84,5 +84,29 @@ rc=$?
 [ $rc = 0 ] && grep -q 'forget 0.5$' "$t/e6" &&
 	sed -n '/SIGHUP/,$p' "$t/e6" | grep -q 'learner linucb, .* forget 1$' &&
 	ok sighup-reward-source-forget || no sighup-reward-source-forget "rc $rc: $(cat "$t/e6")"
+# a GPU tier that could not start (no driver yet) starts at SIGUSR1 once
+# the driver is there: the stand-in libcuda, where the build made it
+if [ -n "${INDIGO_FAKECUDA:-}" ] && [ -f "$INDIGO_FAKECUDA" ]; then
+	conf linucb
+	printf '[gpu]\ndriver = %s/libcuda.so.1\nprobe_share = 1\nprobe_batch_kib = 64\nprobe_reps = 2\n' \
+		"$t" >>"$t/c.conf"
+	"$bin" -c "$t/c.conf" 2>"$t/e7" &
+	p=$!
+	sleep 0.5
+	ln -s "$INDIGO_FAKECUDA" "$t/libcuda.so.1"
+	kill -USR1 $p
+	for _ in $(seq 50); do
+		grep -q 'gpu 0: Fake H200' "$t/e7" && break
+		sleep 0.1
+	done
+	kill -TERM $p
+	wait $p
+	rc=$?
+	[ $rc = 0 ] && grep -q 'no NVIDIA driver.*going on without the GPU tier' "$t/e7" &&
+		grep -q 'gpu 0: Fake H200' "$t/e7" &&
+		ok sigusr1-starts-gpu-tier || no sigusr1-starts-gpu-tier "rc $rc: $(cat "$t/e7")"
+else
+	echo "SKIP sigusr1-starts-gpu-tier (no stand-in libcuda: INDIGO_FAKECUDA)"
+fi
 echo "indigod smoke: $fails failed"
 [ $fails = 0 ]
