@@ -21,8 +21,15 @@
 #define TCP_CONGESTION		13
 #define TCP_BPF_SNDCWND_CLAMP	1002
 
+/*
+ * Not preallocated: an update replaces an entry with another element, and
+ * a preallocated map hands the old one straight to the next update (any
+ * cgroup's) while a program may still be reading it, mixing two policies
+ * under one generation. Unpreallocated elements are freed after RCU.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, NS_CGROUPS_MAX);
 	__type(key, __u64);
 	__type(value, struct ns_policy);

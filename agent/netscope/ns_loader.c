@@ -77,7 +77,8 @@ static void drop_stale_pins(struct bpf_object *obj)
 		    (info.type != bpf_map__type(map) ||
 		     info.key_size != bpf_map__key_size(map) ||
 		     info.value_size != bpf_map__value_size(map) ||
-		     info.max_entries != bpf_map__max_entries(map)))
+		     info.max_entries != bpf_map__max_entries(map) ||
+		     info.map_flags != bpf_map__map_flags(map)))
 			unlink(path);
 		close(fd);
 	}

@@ -181,11 +181,22 @@ RR=$(ns_cgroup rr)
 PEER_IP_A=198.18.2.1
 PEER_IP_B=198.18.2.2
 ns_link "pa-$NS_TAG" "pb-$NS_TAG" "$PEER_IP_A" "$PEER_IP_B"
+# A policy map an older build pinned preallocated (its layout otherwise
+# today's) is replaced, not refused, where this run owns the pins.
+if [ "$NS_PINS_FOUND" = 0 ]; then
+	mkdir -p "$NS_PINS"
+	bpftool map create "$NS_PINS/ns_policy" type hash key 8 value 48 \
+		entries 1024 name ns_policy
+fi
 start_agent --observe --cgroup "$BULK" --host-peer 198.18.2.0/30
 bpftool map dump pinned /sys/fs/bpf/indigo/ns_cg_stats >/dev/null
 bpftool btf dump map pinned /sys/fs/bpf/indigo/ns_cg_stats value 2>/dev/null |
 	grep -q live_flows || die "ns_cg_stats has no BTF with named fields"
-pass "maps pinned in /sys/fs/bpf/indigo with BTF"
+# not preallocated: an update's old element is freed after RCU, not
+# handed to the next update while a flow may still read it
+flags=$(bpftool map show pinned "$NS_PINS/ns_policy" -j | jq .flags)
+[ "$flags" = 1 ] || die "ns_policy's flags: $flags, not BPF_F_NO_PREALLOC"
+pass "maps pinned in /sys/fs/bpf/indigo with BTF; ns_policy not preallocated"
 
 # the link as the controller sees it, read while CUBIC builds a queue
 # (milliseconds, where the controller's line is 300 us); beside the bulk
