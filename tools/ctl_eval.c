@@ -112,10 +112,13 @@ static struct json_object *arm_json(const struct log *g,
 			       .user = (void *)mean };
 	struct ope_result ips, snips, dr;
 	struct json_object *o;
+	int no_snips;
 	char name[64];
 
-	if (ope_ips(g->s, g->n, &pi, &ips) ||
-	    ope_snips(g->s, g->n, &pi, &snips) ||
+	/* an arm the log never took has no self-normalised estimate (its
+	 * weights sum to 0), the others still hold: a row all the same */
+	no_snips = ope_snips(g->s, g->n, &pi, &snips);
+	if (ope_ips(g->s, g->n, &pi, &ips) || (no_snips && no_snips != -EDOM) ||
 	    ope_dr(g->s, g->n, g->nactions, &pi, &m, &dr))
 		return NULL;
 	o = json_object_new_object();
@@ -125,7 +128,8 @@ static struct json_object *arm_json(const struct log *g,
 	ctl_add_u64(o, "arm", arm);
 	ctl_add_str(o, "thresholds", name);
 	ctl_add(o, "ips", json_object_new_double(ips.value));
-	ctl_add(o, "snips", json_object_new_double(snips.value));
+	json_object_object_add(o, "snips", no_snips ? NULL :	/* null */
+			       json_object_new_double(snips.value));
 	ctl_add(o, "dr", json_object_new_double(dr.value));
 	ctl_add(o, "dr_se", json_object_new_double(dr.se));
 	ctl_add(o, "ess", json_object_new_double(ips.ess));

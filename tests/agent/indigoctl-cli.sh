@@ -45,6 +45,19 @@ grep -q '"malformed_lines":2' "$dir/out.json" && pass eval-counts-malformed ||
 	fail eval-counts-malformed "$(grep malformed "$dir/out.json")"
 "$ctl" eval "$dir/log.jsonl" | grep -q '^records 5000$' && pass eval-human ||
 	fail eval-human "no 'records 5000' line"
+# a log that never took arm 0: its row is there all the same, without a
+# self-normalised estimate, and the table stays a table
+awk 'BEGIN { srand(8); for (i = 0; i < 500; i++)
+	printf "{\"epoch\":%d,\"ts\":%d,\"context\":[1,0.5],\"action\":%d,\"propensity\":%.10f,\"reward\":0.5,\"learner\":\"thompson\"}\n",
+		i, 1700000000 + i, 1 + int(rand() * 17), 1 / 17 }' >"$dir/log17.jsonl"
+"$ctl" --json eval "$dir/log17.jsonl" >"$dir/out17.json"
+"$ctl" eval "$dir/log17.jsonl" >"$dir/out17.txt"
+python3 -c 'import json, sys
+e = json.load(open(sys.argv[1]))["estimates"]
+assert e[0]["arm"] == 0 and e[0]["snips"] is None, e[0]
+assert all(x is not None for x in e) and abs(e[1]["snips"] - 0.5) < 1e-9, e[1]' "$dir/out17.json" &&
+	grep -Eq '^  0 +.* - ' "$dir/out17.txt" && pass eval-arm-never-taken ||
+	fail eval-arm-never-taken "$(head -c 600 "$dir/out17.txt")"
 
 if "$ctl" eval "$dir/missing" 2>"$dir/err"; then
 	fail eval-missing "exit 0"
