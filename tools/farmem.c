@@ -18,6 +18,11 @@
  * --progress FILE publishes the number of passes done so far, as one
  * decimal number rewritten (atomically, by rename) every 100 ms: the
  * application progress figure indigod can take as its reward.
+ *
+ * --thp backs the pages with transparent huge pages (2 MiB aligned,
+ * MADV_HUGEPAGE, made on the far node) instead of keeping them base pages,
+ * and says how much of them is huge once placed (thp_kib on the placed=
+ * line): one hinting fault then asks to promote 512 pages at once.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -34,9 +39,11 @@
 #define MPOL_F_NUMA_BALANCING (1 << 13)
 #endif
 
+#define THP_BYTES	(2UL << 20)
+
 struct opts {
 	long pages, hot, seconds, cold_ms;
-	int far, bind_far;
+	int far, bind_far, thp;
 	const char *progress;
 };
 
@@ -58,6 +65,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "far", required_argument, NULL, 'f' },
 		{ "bind-far", no_argument, NULL, 'b' },
 		{ "progress", required_argument, NULL, 'g' },
+		{ "thp", no_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -73,6 +81,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'f': o->far = atoi(optarg); break;
 		case 'b': o->bind_far = 1; break;
 		case 'g': o->progress = optarg; break;
+		case 't': o->thp = 1; break;
 		default: return -1;
 		}
 	}
@@ -121,6 +130,21 @@ static void publish(const char *path, long n)
 		unlink(tmp);
 }
 
+/* The process's anonymous memory in huge pages, KiB (-1: unknown). */
+static long thp_kib(void)
+{
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	char line[256];
+	long kib = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %ld kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib;
+}
+
 static void touch(char *buf, long from, long to, long psz, long pass)
 {
 	long i;
@@ -139,22 +163,25 @@ int main(int argc, char **argv)
 	char *buf;
 
 	if (parse(argc, argv, &o)) {
-		fprintf(stderr, "usage: farmem [--pages N] [--hot N] [--seconds S] [--cold-ms MS] [--far NODE] [--bind-far] [--progress FILE]\n");
+		fprintf(stderr, "usage: farmem [--pages N] [--hot N] [--seconds S] [--cold-ms MS] [--far NODE] [--bind-far] [--progress FILE] [--thp]\n");
 		return 2;
 	}
 	if (numa_available() < 0 || o.far > numa_max_node()) {
 		fprintf(stderr, "farmem: no NUMA node %d\n", o.far);
 		return 1;
 	}
-	buf = mmap(NULL, o.pages * psz, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* room to start at a huge page's boundary */
+	buf = mmap(NULL, o.pages * psz + (o.thp ? THP_BYTES : 0),
+		   PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	status = calloc(o.pages, sizeof(*status));
 	if (buf == MAP_FAILED || !status) {
 		perror("farmem: mmap");
 		return 1;
 	}
-	/* THP would make the hot/cold split coarser than a page */
-	madvise(buf, o.pages * psz, MADV_NOHUGEPAGE);
+	if (o.thp)
+		buf = (char *)(((unsigned long)buf + THP_BYTES - 1) & ~(THP_BYTES - 1));
+	/* else THP would make the hot/cold split coarser than a page */
+	madvise(buf, o.pages * psz, o.thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 	if (o.bind_far) {
 		unsigned long mask = 1UL << o.far;
 
@@ -164,8 +191,21 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	touch(buf, 0, o.pages, psz, 0);
-	if (!o.bind_far && pages_move(buf, o.pages, psz, o.far, status)) {
+	if (o.thp) {
+		/* made on the far node: moving huge pages there may split
+		 * them, or fail where its free memory is fragmented */
+		unsigned long mask = 1UL << o.far;
+
+		if (mbind(buf, o.pages * psz, MPOL_BIND, &mask, sizeof(mask) * 8, 0)) {
+			perror("farmem: mbind");
+			return 1;
+		}
+		touch(buf, 0, o.pages, psz, 0);
+		mbind(buf, o.pages * psz, MPOL_DEFAULT, NULL, 0, 0);
+	} else {
+		touch(buf, 0, o.pages, psz, 0);
+	}
+	if (!o.bind_far && !o.thp && pages_move(buf, o.pages, psz, o.far, status)) {
 		perror("farmem: move_pages");
 		return 1;
 	}
@@ -173,7 +213,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < o.pages; i++)
 		if (status[i] != o.far)
 			break;
-	printf("farmem placed=%ld far=%d pid=%d\n", i, o.far, (int)getpid());
+	printf("farmem placed=%ld far=%d pid=%d thp_kib=%ld\n", i, o.far,
+	       (int)getpid(), thp_kib());
 	fflush(stdout);
 
 	start = now_ms();

@@ -141,6 +141,20 @@ if want gate; then
 	[ "$(field "$res" hot_near)" -le 11 ] && [ "$(field "$res" hot_near)" -ge 1 ] &&
 		[ "$(node_stat 1 veto_ratecap)" -gt "$v0" ] && pass gate-rate-cap ||
 		fail gate-rate-cap "$res; $(node_stat 1 veto_ratecap) cap vetoes"
+
+	# the cap counts pages: 16 huge pages, hot, under 1000 pages/s for
+	# 3 s may bring in 3000 pages, the bucket's 101 and the 512 of one in
+	# debt, so at most 7 of them (3584); one token each would let all in
+	indigoctl policy set rate_cap_pps=1000 >/dev/null
+	farmem --thp --pages 8192 --hot 8192 --seconds 3 >/tmp/thp.txt
+	echo "rate cap 1000 pages/s, huge pages: $(tr '\n' ' ' </tmp/thp.txt)"
+	res=$(tail -n 1 /tmp/thp.txt)
+	thp=$(head -n 1 /tmp/thp.txt | tr ' ' '\n' | awk -F= '$1 == "thp_kib" { print $2 }')
+	ms=$(field "$res" ms)
+	near=$(field "$res" hot_near)
+	[ "${thp:-0}" -ge 16384 ] && [ "$near" -ge 512 ] &&
+		[ "$near" -le $((ms + 101 + 512)) ] && pass gate-rate-cap-huge-pages ||
+		fail gate-rate-cap-huge-pages "$near pages near in $ms ms, thp_kib $thp"
 	indigoctl policy set rate_cap_pps=0 >/dev/null
 fi
 
