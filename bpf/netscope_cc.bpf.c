@@ -47,15 +47,35 @@ static __always_inline __u32 sens_of(struct ns_ca *ca)
 						     NS_SENS_MAX_MILLI;
 }
 
+/*
+ * As the kernel's tcp_is_cwnd_limited(): a window that the flow does not
+ * fill (an application or its pacing limits it) must not grow, or it grows
+ * by every ACK without bound (slow start's ssthresh is infinite) and the
+ * application's next burst leaves at once, at line rate.
+ */
+static __always_inline bool cwnd_limited(const struct tcp_sock *tp)
+{
+	if (BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited))
+		return true;
+	if (tp->snd_cwnd < tp->snd_ssthresh)
+		return tp->snd_cwnd < 2 * tp->max_packets_out;
+	return false;
+}
+
 SEC("struct_ops/ns_init")
 void BPF_PROG(ns_init, struct sock *sk)
 {
 	struct ns_ca *ca = ca_of(sk);
+	/* the least RTT the connection has seen (~0U: none yet): a flow whose
+	 * CC becomes netscope mid-transfer (its cgroup's policy changed) would
+	 * otherwise take its first sample, taken across the queue its old CC
+	 * built, for the path's delay, and hold that queue for good */
+	__u32 rtt_min = ((struct tcp_sock *)sk)->rtt_min.s[0].v;
 
 	ca->cgid = ns_sk_cgid(sk);
 	ca->last_cut_ns = 0;
 	ca->delay_us = 0;
-	ca->base_us = 0;
+	ca->base_us = rtt_min != ~0U ? rtt_min : 0;
 	ca->sens_milli = sens_of(ca);
 }
 
@@ -86,14 +106,18 @@ void BPF_PROG(ns_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 	target = ca->base_us + (__u64)target_base_us *
 		 (2000 + ca->sens_milli) / 2000;
 	if (ca->delay_us <= target) {
-		if (cwnd < tp->snd_ssthresh) {
-			cwnd += acked;
-		} else {
-			tp->snd_cwnd_cnt += acked;
-			if (tp->snd_cwnd_cnt < cwnd)
-				return;
-			tp->snd_cwnd_cnt -= cwnd;
-			cwnd++;
+		/* growth only while the window is what limits the flow; the
+		 * clamp is honoured either way */
+		if (cwnd_limited(tp)) {
+			if (cwnd < tp->snd_ssthresh) {
+				cwnd += acked;
+			} else {
+				tp->snd_cwnd_cnt += acked;
+				if (tp->snd_cwnd_cnt >= cwnd) {
+					tp->snd_cwnd_cnt -= cwnd;
+					cwnd++;
+				}
+			}
 		}
 		tp->snd_cwnd = cwnd < tp->snd_cwnd_clamp ? cwnd : tp->snd_cwnd_clamp;
 		return;

@@ -62,6 +62,15 @@ struct inet_connection_sock {
 	u64 icsk_ca_priv[13];
 };
 
+struct minmax_sample {
+	u32 t;
+	u32 v;
+};
+
+struct minmax {
+	struct minmax_sample s[3];
+};
+
 struct tcp_sock {
 	struct inet_connection_sock inet_conn;
 	u32 srtt_us;
@@ -75,6 +84,9 @@ struct tcp_sock {
 	u32 snd_una;
 	u32 delivered;
 	u32 write_seq;
+	u32 max_packets_out;
+	u8 is_cwnd_limited: 1;
+	struct minmax rtt_min;
 };
 
 struct ack_sample {

@@ -91,19 +91,20 @@ flow_ccs() {
 		awk '{print $(NF-1)}' | sort -u
 }
 
-# the congestion window of the one of NETNS's (A's) established flows
-# matching FILTER (to B's port 5201) that has sent the most (iperf3's data
-# flow, not its control one)
-flow_cwnd() {
-	ip netns exec "${1:-$NS_A}" ss -tin state established "${2:-dport = :5201}" |
-		awk '/cwnd:/ { c = s = 0
+# flow_stat KEY [NETNS FILTER]: ss's KEY (cwnd; rtt, in ms) of the one of
+# NETNS's (A's) established flows matching FILTER (to B's port 5201) that
+# has sent the most (iperf3's data flow, not its control one)
+flow_stat() {
+	ip netns exec "${2:-$NS_A}" ss -tin state established "${3:-dport = :5201}" |
+		awk -v key="$1:" '/cwnd:/ { c = s = 0
 			for (i = 1; i <= NF; i++) {
-				if ($i ~ /^cwnd:/) c = substr($i, 6)
+				if (index($i, key) == 1) c = substr($i, length(key) + 1) + 0
 				if ($i ~ /^bytes_sent:/) s = substr($i, 12)
 			}
-			if (s + 0 >= best) { best = s + 0; cwnd = c } }
-			END { print cwnd }'
+			if (s + 0 >= best) { best = s + 0; v = c } }
+			END { print v }'
 }
+flow_cwnd() { flow_stat cwnd "$@"; }
 
 # the SO_MAX_PACING_RATE (bit/s, 0: none) of the one of A's established
 # flows to B's port $1 (5201) that has sent the most
@@ -181,22 +182,22 @@ RR=$(ns_cgroup rr)
 PEER_IP_A=198.18.2.1
 PEER_IP_B=198.18.2.2
 ns_link "pa-$NS_TAG" "pb-$NS_TAG" "$PEER_IP_A" "$PEER_IP_B"
-# A policy map an older build pinned preallocated (its layout otherwise
-# today's) is replaced, not refused, where this run owns the pins.
+# A policy map an older build pinned with other flags (not preallocated,
+# its layout otherwise today's) is replaced, not refused, where this run
+# owns the pins.
 if [ "$NS_PINS_FOUND" = 0 ]; then
 	mkdir -p "$NS_PINS"
 	bpftool map create "$NS_PINS/ns_policy" type hash key 8 value 48 \
-		entries 1024 name ns_policy
+		entries 1024 name ns_policy flags 1
 fi
 start_agent --observe --cgroup "$BULK" --host-peer 198.18.2.0/30
 bpftool map dump pinned /sys/fs/bpf/indigo/ns_cg_stats >/dev/null
+# (not grep -q on the pipe: bpftool, its reader gone, fails under pipefail)
 bpftool btf dump map pinned /sys/fs/bpf/indigo/ns_cg_stats value 2>/dev/null |
-	grep -q live_flows || die "ns_cg_stats has no BTF with named fields"
-# not preallocated: an update's old element is freed after RCU, not
-# handed to the next update while a flow may still read it
+	grep -c live_flows >/dev/null || die "ns_cg_stats has no BTF with named fields"
 flags=$(bpftool map show pinned "$NS_PINS/ns_policy" -j | jq .flags)
-[ "$flags" = 1 ] || die "ns_policy's flags: $flags, not BPF_F_NO_PREALLOC"
-pass "maps pinned in /sys/fs/bpf/indigo with BTF; ns_policy not preallocated"
+[ "$flags" = 0 ] || die "ns_policy's flags: $flags (the stale map kept)"
+pass "maps pinned in /sys/fs/bpf/indigo with BTF; a stale ns_policy replaced"
 
 # the link as the controller sees it, read while CUBIC builds a queue
 # (milliseconds, where the controller's line is 300 us); beside the bulk
@@ -413,6 +414,37 @@ jq -e -n "$bps > 50e6" >/dev/null || die "netscope carried only $bps bit/s over 
 pass "netscope CC registered, carried $(jq -n "$bps/1e6|floor") Mbit/s"
 ((cwnd <= 6)) || die "netscope CC's window $cwnd, clamp 6"
 pass "netscope CC's window held to the clamp: $cwnd segments"
+# application-limited (iperf3 at 2 Mbit/s in 1 KB writes, no queue), at
+# c = 1000 (50 ms of queue allowed: no cut): the window grows only while
+# it is what limits the flow; else slow start, its threshold infinite,
+# adds every ACK to it
+"$INDIGOCTL" netscope set "$BULK" clamp=0 sens=1000
+server 5201
+bulk "$BULK" 4 -b 2M -l 1K >"$LOG.bps" &
+sleep 3
+cwnd=$(flow_cwnd)
+wait $!
+rm -f "$LOG.bps"
+((cwnd < 40)) || die "netscope CC grew an application-limited window to $cwnd"
+pass "netscope CC keeps an application-limited window: $cwnd segments"
+# a flow whose CC becomes netscope mid-transfer (its policy changed) takes
+# the connection's least RTT for the path's, not its first sample, taken
+# across the queue CUBIC built (milliseconds): that queue drains
+"$INDIGOCTL" netscope set "$BULK" cc=cubic sens=0
+server 5201
+bulk "$BULK" 6 >/dev/null &
+sleep 2.5
+rtt_cubic=$(flow_stat rtt)
+"$INDIGOCTL" netscope set "$BULK" cc=netscope
+sleep 2
+rtt_ns=$(flow_stat rtt)
+ccs=$(flow_ccs)
+wait $!
+# (iperf3's control connection, which takes few RTT samples, may keep cubic)
+grep -qx netscope <<<"$ccs" || die "the running flows' CCs: '$ccs', policy netscope"
+jq -e -n "$rtt_cubic > 4 and $rtt_ns < $rtt_cubic / 4" >/dev/null ||
+	die "RTT under CUBIC $rtt_cubic ms, then under netscope $rtt_ns ms"
+pass "a flow switched to netscope mid-transfer drains CUBIC's queue: RTT $rtt_cubic ms, then $rtt_ns ms"
 
 # --- 6: restart keeps the pinned state; stop unregisters the CC
 flows=$(ns_json_get "$BULK" .flows)
