@@ -22,14 +22,14 @@
 #define TCP_BPF_SNDCWND_CLAMP	1002
 
 /*
- * Not preallocated: an update replaces an entry with another element, and
- * a preallocated map hands the old one straight to the next update (any
- * cgroup's) while a program may still be reading it, mixing two policies
- * under one generation. Unpreallocated elements are freed after RCU.
+ * An update replaces an entry with another element, and the old one goes
+ * to a free list that the next update (any cgroup's) takes from at once,
+ * preallocated or not (since 6.1 the BPF allocator's per-CPU lists; only
+ * a return to the slab waits for RCU): a program reads a policy through a
+ * copy it checks against gen (apply_policy()).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, NS_CGROUPS_MAX);
 	__type(key, __u64);
 	__type(value, struct ns_policy);

@@ -125,26 +125,38 @@ static void apply_policy(struct bpf_sock_ops *skops, struct ns_flow *fl,
 	/* context fields read once: see on_rtt() */
 	__u32 rtt_min = skops->rtt_min, mss = skops->mss_cache;
 	char cur[NS_CC_NAME_MAX] = {};
-	struct ns_policy *pol;
-	__u32 clamp;
+	struct ns_policy *p, pol;
+	__u32 clamp, gen;
 	__u64 share;
 	int val;
 
-	pol = bpf_map_lookup_elem(&ns_policy, &fl->cgid);
-	if (!pol || pol->gen == fl->gen)
+	p = bpf_map_lookup_elem(&ns_policy, &fl->cgid);
+	if (!p)
 		return;
-	fl->gen = pol->gen;
+	gen = *(volatile __u32 *)&p->gen;
+	if (gen == fl->gen)
+		return;
+	/* a copy, taken at once and checked: the element an update replaced
+	 * goes back to the allocator's per-CPU free list and the next update
+	 * (any cgroup's) takes it again at once, RCU or not, and setting a CC
+	 * takes long enough for that. Changed under the copy: left to the next
+	 * callback, which finds the new element. */
+	__builtin_memcpy(&pol, p, sizeof(pol));
+	asm volatile("" ::: "memory");
+	if (pol.gen != gen || *(volatile __u32 *)&p->gen != gen)
+		return;
+	fl->gen = gen;
 	/* re-setting the same CC would reset its state: only on a change */
-	if (pol->cc[0] &&
+	if (pol.cc[0] &&
 	    (bpf_getsockopt(skops, SOL_TCP, TCP_CONGESTION, cur, sizeof(cur)) ||
-	     !cc_is(cur, pol->cc)))
-		bpf_setsockopt(skops, SOL_TCP, TCP_CONGESTION, pol->cc,
-			       sizeof(pol->cc));
-	share = set_pacing(skops, fl, st, pol->rate_Bps);
+	     !cc_is(cur, pol.cc)))
+		bpf_setsockopt(skops, SOL_TCP, TCP_CONGESTION, pol.cc,
+			       sizeof(pol.cc));
+	share = set_pacing(skops, fl, st, pol.rate_Bps);
 	/* from the start: the kernel does not shrink a window to a new clamp,
 	 * it only stops its growth (the initial window, 10, stays) */
-	clamp = pol->cwnd_clamp;
-	if (!clamp && pol->rate_Bps) {
+	clamp = pol.cwnd_clamp;
+	if (!clamp && pol.rate_Bps) {
 		/* no RTT sample yet (~0U): its bandwidth-delay product is
 		 * unknown, so the clamp waits for the first RTT callback */
 		if (rtt_min == ~0U)
@@ -224,6 +236,27 @@ static __always_inline __u32 rtt_key(struct tcp_sock *tp)
 	return BPF_CORE_READ(tp, snd_una) + BPF_CORE_READ(tp, delivered);
 }
 
+/*
+ * What the flow did since its last callback, into its cgroup's counters:
+ * at each RTT sample, and at its close, which takes no sample (its FIN and
+ * last ACKs, retransmits after the last sample, a flow that gives up on its
+ * timeouts, a receiver's pure ACKs).
+ */
+static __always_inline void count_progress(struct ns_cg_stats *st,
+					   struct ns_flow *fl, __u64 acked,
+					   __u32 retrans, __u32 segs_out,
+					   __u32 ce)
+{
+	__sync_fetch_and_add(&st->delivered_bytes, acked - fl->acked);
+	fl->acked = acked;
+	__sync_fetch_and_add(&st->retrans, retrans - fl->retrans);
+	fl->retrans = retrans;
+	__sync_fetch_and_add(&st->segs_out, segs_out - fl->segs_out);
+	fl->segs_out = segs_out;
+	__sync_fetch_and_add(&st->ce_marks, ce - fl->ce);
+	fl->ce = ce;
+}
+
 static void on_established(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 			   struct tcp_sock *tp)
 {
@@ -252,7 +285,11 @@ static void on_established(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	__sync_fetch_and_add(&st->flows, 1);
 	__sync_fetch_and_add(&st->live_flows, 1);
 	fl->live = 1;
-	bpf_sock_ops_cb_flags_set(skops, BPF_SOCK_OPS_RTT_CB_FLAG |
+	/* the helper replaces the socket's flags: those another sock_ops
+	 * program on the cgroup path asked for (RTO, retransmit, header
+	 * option callbacks) stay */
+	bpf_sock_ops_cb_flags_set(skops, skops->bpf_sock_ops_cb_flags |
+				  BPF_SOCK_OPS_RTT_CB_FLAG |
 				  BPF_SOCK_OPS_STATE_CB_FLAG);
 	apply_policy(skops, fl, st);
 }
@@ -298,20 +335,13 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	if (acked != fl->acked && !in_flight &&
 	    BPF_CORE_READ(tp, write_seq) == BPF_CORE_READ(tp, snd_nxt))
 		__sync_fetch_and_add(&st->turns, 1);
-	__sync_fetch_and_add(&st->delivered_bytes, acked - fl->acked);
-	fl->acked = acked;
+	count_progress(st, fl, acked, skops->total_retrans, skops->segs_out,
+		       BPF_CORE_READ(tp, delivered_ce));
 	if (!fl->bulk && fl->live && acked >= NS_BULK_BYTES) {
 		fl->bulk = 1;
 		__sync_fetch_and_add(&st->bulk_flows, 1);
 		fl->gen = 0;	/* its pacing is now a share: re-apply */
 	}
-	__sync_fetch_and_add(&st->retrans, skops->total_retrans - fl->retrans);
-	fl->retrans = skops->total_retrans;
-	__sync_fetch_and_add(&st->segs_out, skops->segs_out - fl->segs_out);
-	fl->segs_out = skops->segs_out;
-	v = BPF_CORE_READ(tp, delivered_ce);
-	__sync_fetch_and_add(&st->ce_marks, v - fl->ce);
-	fl->ce = v;
 	/* bulk flows came or went: the shares are cut anew, or together they
 	 * would pace at up to rate x (1 + 1/2 + ... + 1/n). A count of 0
 	 * (the entry made anew under a live flow) would re-cut at every RTT */
@@ -321,8 +351,12 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	apply_policy(skops, fl, st);
 }
 
-static void on_state(struct bpf_sock_ops *skops, struct bpf_sock *sk)
+static void on_state(struct bpf_sock_ops *skops, struct bpf_sock *sk,
+		     struct tcp_sock *tp)
 {
+	/* context fields read once: see on_rtt() */
+	__u64 acked = skops->bytes_acked;
+	__u32 retrans = skops->total_retrans, segs_out = skops->segs_out;
 	struct ns_cg_stats *st;
 	struct ns_flow *fl;
 
@@ -335,6 +369,8 @@ static void on_state(struct bpf_sock_ops *skops, struct bpf_sock *sk)
 	st = bpf_map_lookup_elem(&ns_cg_stats, &fl->cgid);
 	if (!st)
 		return;
+	count_progress(st, fl, acked, retrans, segs_out,
+		       BPF_CORE_READ(tp, delivered_ce));
 	__sync_fetch_and_add(&st->live_flows, -1);
 	if (fl->bulk)
 		__sync_fetch_and_add(&st->bulk_flows, -1);
@@ -361,7 +397,7 @@ int netscope_sockops(struct bpf_sock_ops *skops)
 		on_rtt(skops, sk, tp);
 		break;
 	case BPF_SOCK_OPS_STATE_CB:
-		on_state(skops, sk);
+		on_state(skops, sk, tp);
 		break;
 	}
 	return 1;

@@ -40,7 +40,7 @@ cc -I"$here/include/uapi" "$dir/sz.c" -o "$dir/sz"
 read -r st pol ctl_sz link < <("$dir/sz")
 pin=/sys/fs/bpf/indigo
 bpftool map create $pin/ns_cg_stats type hash key 8 value "$st" entries 1024 name ns_cg_stats
-bpftool map create $pin/ns_policy type hash key 8 value "$pol" entries 1024 name ns_policy flags 1
+bpftool map create $pin/ns_policy type hash key 8 value "$pol" entries 1024 name ns_policy
 bpftool map create $pin/ns_ctrl type hash key 8 value "$ctl_sz" entries 1024 name ns_ctrl
 bpftool map create $pin/ns_link type array key 4 value "$link" entries 1 name ns_link
 id=$(stat -c %i "$cg")
