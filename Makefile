@@ -114,6 +114,9 @@ $(B)/agent-tests-san/%: tests/agent/%.c tests/unit/check_main.h tests/agent/trng
 	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-Itests/unit $(AGENT_CFLAGS) $(CHECK_CFLAGS) $< $(AGENT_LIB) $(CHECK_LIBS) $(AGENT_LIBS) -o $@
 
+# test_executor compiles agent/executor.c in, with libnuma faked
+$(B)/agent-tests/test_executor $(B)/agent-tests-san/test_executor: agent/executor.c agent/executor.h
+
 check-unit: $(UNIT) $(UNIT_SAN) $(AGENT_T) $(AGENT_T_SAN)
 	@set -e; for t in $(UNIT) $(AGENT_T); do echo "== $$t"; $$t; done
 	@set -e; for t in $(UNIT_SAN) $(AGENT_T_SAN); do echo "== $$t (ASan/UBSan)"; CK_FORK=no $$t; done

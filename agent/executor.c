@@ -129,6 +129,7 @@ static int move_batch(struct executor *x, const struct promote_cand *c,
 {
 	size_t i, want = 0;
 	long ret;
+	int err;
 
 	for (i = 0; i < n; i++) {
 		int to = promote_dest(c[i].node, x->near, x->nnodes);
@@ -148,9 +149,21 @@ static int move_batch(struct executor *x, const struct promote_cand *c,
 	x->t.tried += want;
 	ret = numa_move_pages((int)c[0].pid, want, x->pages, x->nodes,
 			      x->status, MPOL_MF_MOVE);
-	if (ret < 0) {
+	err = ret < 0 ? errno : 0;
+	if (err == ESRCH) {
 		x->t.failed += want;
-		return errno == ESRCH ? 0 : -errno;
+		return 0;
+	}
+	/*
+	 * Not all moved (a positive count), or an error part way: the kernel
+	 * writes no status for the pages of a node whose migration failed in
+	 * part, nor for those after it, though some of them moved. Where each
+	 * page is now tells.
+	 */
+	if (ret && numa_move_pages((int)c[0].pid, want, x->pages, NULL,
+				   x->status, 0) < 0) {
+		x->t.failed += want;
+		return -err;
 	}
 	/* status: the node each page is on now, or -errno for that page */
 	for (i = 0; i < want; i++) {

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for agent/executor.c: what it counts from move_pages(2). libnuma is
+ * replaced by the fakes below (this file is not linked with -lnuma): node
+ * 0 has CPUs, node 1 is far memory; numa_move_pages follows the kernel's
+ * do_pages_move() closely enough for the counts.
+ */
+#include "check_main.h"
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../../agent/executor.c"
+
+#define PG 4096ULL
+#define DEAD_PID 999
+
+/* The fake address space: pages, the node each is on, whether it moves. */
+static struct fake_page {
+	uint64_t addr;
+	int node;
+	int stuck;		/* isolated, but migrate_pages() fails it */
+} pt[16];
+static size_t npt;
+static unsigned int move_calls, query_calls;
+
+static struct fake_page *lookup(const void *p)
+{
+	size_t i;
+
+	for (i = 0; i < npt; i++)
+		if (pt[i].addr == (uintptr_t)p)
+			return &pt[i];
+	return NULL;
+}
+
+static void page_at(uint64_t addr, int node, int stuck)
+{
+	pt[npt++] = (struct fake_page){ .addr = addr, .node = node,
+					.stuck = stuck };
+}
+
+static struct bitmask all_nodes;
+struct bitmask *numa_all_nodes_ptr = &all_nodes;
+
+int numa_available(void) { return 0; }
+int numa_max_node(void) { return 1; }
+int numa_distance(int a, int b) { return a == b ? 10 : 20; }
+int numa_bitmask_isbitset(const struct bitmask *b, unsigned int n)
+{
+	(void)b;
+	return n <= 1;
+}
+struct bitmask *numa_allocate_cpumask(void)
+{
+	return calloc(1, sizeof(struct bitmask));
+}
+void numa_bitmask_free(struct bitmask *b) { free(b); }
+int numa_node_to_cpus(int node, struct bitmask *b)
+{
+	b->size = node == 0;	/* stands for the weight */
+	return 0;
+}
+unsigned int numa_bitmask_weight(const struct bitmask *b) { return b->size; }
+long long numa_node_size64(int node, long long *freep)
+{
+	(void)node;
+	*freep = 1LL << 40;
+	return 1LL << 41;
+}
+
+/* A node's queued pages migrate: statuses stored only if all moved. */
+static long flush(int node, unsigned long start, unsigned long end,
+		  void **pages, int *status)
+{
+	unsigned long k;
+	long failed = 0;
+
+	for (k = start; k < end; k++) {
+		struct fake_page *pg = lookup(pages[k]);
+
+		if (pg->stuck)
+			failed++;
+		else
+			pg->node = node;
+	}
+	if (failed)
+		return failed;
+	for (k = start; k < end; k++)
+		status[k] = node;
+	return 0;
+}
+
+int numa_move_pages(int pid, unsigned long count, void **pages,
+		    const int *nodes, int *status, int flags)
+{
+	unsigned long i, start = 0;
+	int cur = -1;
+	long r;
+
+	(void)flags;
+	if (pid == DEAD_PID) {
+		errno = ESRCH;
+		return -1;
+	}
+	if (!nodes) {
+		query_calls++;
+		for (i = 0; i < count; i++) {
+			struct fake_page *pg = lookup(pages[i]);
+
+			status[i] = pg ? pg->node : -ENOENT;
+		}
+		return 0;
+	}
+	move_calls++;
+	for (i = 0; i < count; i++) {
+		struct fake_page *pg;
+
+		if (cur >= 0 && nodes[i] != cur) {
+			r = flush(cur, start, i, pages, status);
+			if (r)
+				return r + count - i;
+			cur = -1;
+		}
+		if (cur < 0) {
+			cur = nodes[i];
+			start = i;
+		}
+		pg = lookup(pages[i]);
+		if (pg && pg->node != cur)
+			continue;	/* queued */
+		status[i] = pg ? cur : -ENOENT;
+		r = flush(cur, start, i, pages, status);
+		if (r)
+			return r + count - i - 1;
+		cur = -1;
+	}
+	return cur >= 0 ? flush(cur, start, count, pages, status) : 0;
+}
+
+static struct executor *x;
+
+static void setup(void)
+{
+	npt = 0;
+	move_calls = query_calls = 0;
+	ck_assert_int_eq(executor_open(&x), 0);
+}
+
+static void teardown(void)
+{
+	executor_close(x);
+}
+
+static void add(uint32_t pid, uint64_t addr, uint32_t rate_mhz)
+{
+	struct promote_cand c = { .addr = addr, .pid = pid, .node = 1,
+				  .rate_mhz = rate_mhz, .burst_ms = 10 };
+
+	executor_add(x, &c, 1);
+}
+
+START_TEST(all_move)
+{
+	struct exec_totals t;
+
+	page_at(1 * PG, 1, 0);
+	page_at(2 * PG, 1, 0);
+	add(7, 1 * PG, 2000);
+	add(7, 2 * PG, 3000);
+	ck_assert_int_eq(executor_run(x, 0, 0, 0, 0, 1.0, 1.0), 0);
+	executor_take(x, &t);
+	ck_assert_uint_eq(t.tried, 2);
+	ck_assert_uint_eq(t.moved, 2);
+	ck_assert_uint_eq(t.failed, 0);
+	ck_assert_double_eq_tol(t.rate_sum_hz, 5.0, 1e-9);
+	ck_assert_int_eq(pt[0].node, 0);
+}
+END_TEST
+
+/*
+ * One page of a node's group fails to migrate: the kernel returns how many
+ * did not move and writes no status for that group, yet the others moved
+ * and must count as moved (the reward is made of them).
+ */
+START_TEST(partial_failure_counts_the_pages_that_moved)
+{
+	struct exec_totals t;
+
+	page_at(1 * PG, 1, 0);
+	page_at(2 * PG, 1, 1);
+	page_at(3 * PG, 1, 0);
+	add(7, 1 * PG, 3000);
+	add(7, 2 * PG, 2000);
+	add(7, 3 * PG, 1000);
+	ck_assert_int_eq(executor_run(x, 0, 0, 0, 0, 1.0, 1.0), 0);
+	executor_take(x, &t);
+	ck_assert_uint_eq(t.tried, 3);
+	ck_assert_uint_eq(t.moved, 2);
+	ck_assert_uint_eq(t.failed, 1);
+	ck_assert_double_eq_tol(t.rate_sum_hz, 4.0, 1e-9);
+}
+END_TEST
+
+/* A page not present (-ENOENT) and a process that is gone: failures. */
+START_TEST(absent_pages_and_gone_processes_fail)
+{
+	struct exec_totals t;
+
+	page_at(1 * PG, 1, 0);
+	add(7, 1 * PG, 3000);
+	add(7, 5 * PG, 2000);
+	add(DEAD_PID, 1 * PG, 1000);
+	ck_assert_int_eq(executor_run(x, 0, 0, 0, 0, 1.0, 1.0), 0);
+	executor_take(x, &t);
+	ck_assert_uint_eq(t.moved, 1);
+	ck_assert_uint_eq(t.failed, 2);
+	ck_assert_uint_eq(t.tried, 3);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("executor");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, all_move);
+	tcase_add_test(tc, partial_failure_counts_the_pages_that_moved);
+	tcase_add_test(tc, absent_pages_and_gone_processes_fail);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return unit_run(suite());
+}
