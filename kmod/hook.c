@@ -135,8 +135,13 @@ static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	pol = rcu_dereference(indigo.policy);
 	observed = observe(c, &pol->p, now, &in);
 	if (observed) {
+		/*
+		 * The process, not the thread: the agent dedups pages, batches
+		 * move_pages() and keys its model (/proc/PID/comm) by it, and a
+		 * worker thread may be gone by then while its process is not.
+		 */
 		struct indigo_cand cand = {
-			.addr = c->addr, .pid = current->pid, .node = c->nid,
+			.addr = c->addr, .pid = current->tgid, .node = c->nid,
 			.rate = in.rate, .burst_ms = in.burst_ms,
 		};
 
@@ -161,7 +166,7 @@ static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		regs_set_return_value(regs, NUMA_NO_NODE);
 
 	d = (struct indigo_decision){
-		.t_ns = now, .addr = c->addr, .pid = current->pid,
+		.t_ns = now, .addr = c->addr, .pid = current->tgid,
 		.rate = in.rate, .burst_ms = in.burst_ms,
 		.node = c->nid, .target = target, .reason = reason,
 	};

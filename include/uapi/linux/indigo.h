@@ -136,7 +136,7 @@ enum indigo_node_attr {
 #define INDIGO_A_CAND 1
 enum indigo_cand_attr {
 	INDIGO_CAND_A_UNSPEC,
-	INDIGO_CAND_A_PID,		/* u32 */
+	INDIGO_CAND_A_PID,		/* u32: process (thread group) id */
 	INDIGO_CAND_A_ADDR,		/* u64: user virtual address */
 	INDIGO_CAND_A_NODE,		/* u32: node the page is on */
 	INDIGO_CAND_A_RATE,		/* u32, mHz */
