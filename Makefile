@@ -142,6 +142,7 @@ check-guest: programs
 # indigod: lifecycle without the module, then with it in both guests.
 check-agent: programs $(B)/ingest $(GPU_FAKE)
 	INDIGO_FAKECUDA=$(if $(GPU_FAKE),$(abspath $(GPU_FAKE))) tests/agent/indigod-smoke.sh $(B)/indigod
+	tests/agent/install-staged.sh
 	tests/agent/indigoctl-cli.sh $(B)/indigoctl
 	tests/guest/run-agent-tests.sh 6.1
 	tests/guest/run-agent-tests.sh 6.12
@@ -182,9 +183,11 @@ bench: setup programs $(B)/bandit_bench $(B)/ingest $(BENCH_MORE)
 	  $(B)/bandit_bench; } >tools/bench/results/bandit.md
 	cat tools/bench/results/bandit.md
 
+# modules_install runs depmod for KDIR's kernel itself (in DESTDIR's tree
+# where one is given): the module lands in /lib/modules/RELEASE/extra
+# (updates from 6.3 on), where uninstall looks for it.
 install: module install-agent
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	depmod -a $$(basename $$(dirname $(KDIR)) 2>/dev/null) || depmod -a
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
 
 # Everything but the module (check-systemd installs it into its guest).
 install-agent: $(B)/indigoctl $(B)/indigod $(B)/indigo-netscope $(B)/indigo-gpu
@@ -226,9 +229,21 @@ dkms-source:
 	cp -r Kbuild dkms.conf include $(DKMS_SRC)/
 	cp kmod/*.c kmod/*.h $(DKMS_SRC)/kmod/
 
+# DKMS's registry and /usr/src are the host's: left alone under DESTDIR.
+# The module of make install goes too (DKMS's, in updates/dkms, is DKMS's).
 uninstall:
+ifeq ($(DESTDIR),)
 	-dkms remove -m indigo -v $(VERSION) --all
-	rm -rf /usr/src/indigo-$(VERSION) $(DESTDIR)/usr/local/sbin/indigoctl \
+	rm -rf /usr/src/indigo-$(VERSION)
+endif
+	@for ko in $(DESTDIR)/lib/modules/*/extra/indigo.ko \
+		   $(DESTDIR)/lib/modules/*/updates/indigo.ko; do \
+		[ -e "$$ko" ] || continue; \
+		echo "rm -f $$ko"; rm -f "$$ko" || exit 1; \
+		rel=$${ko#$(DESTDIR)/lib/modules/}; \
+		[ -n "$(DESTDIR)" ] || depmod -a "$${rel%%/*}"; \
+	done
+	rm -f $(DESTDIR)/usr/local/sbin/indigoctl \
 		$(DESTDIR)/usr/local/sbin/indigod $(DESTDIR)/etc/systemd/system/indigod.service \
 		$(DESTDIR)/usr/local/sbin/indigo-netscope $(DESTDIR)/usr/local/sbin/indigo-gpu \
 		$(DESTDIR)/etc/systemd/system/indigod.service.d/netscope.conf \
@@ -236,6 +251,8 @@ uninstall:
 		$(DESTDIR)/usr/local/share/man/man8/indigod.8 \
 		$(DESTDIR)/usr/local/share/man/man8/indigoctl.8 \
 		$(DESTDIR)/usr/local/share/man/man5/indigod.conf.5
+	[ ! -d $(DESTDIR)/etc/systemd/system/indigod.service.d ] || \
+		rmdir --ignore-fail-on-non-empty $(DESTDIR)/etc/systemd/system/indigod.service.d
 
 clean:
 	rm -rf $(B)

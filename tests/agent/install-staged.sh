@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# make install-agent, install-netscope, install-gpu and uninstall into a
+# staging tree (DESTDIR): uninstall takes away what they put there (the
+# configuration stays) and the module of make install, and touches
+# nothing outside DESTDIR: no dkms, no depmod, no path of the host.
+# Needs the programs built (make programs).
+#
+# Usage: install-staged.sh (from the top of the tree)
+set -euo pipefail
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failed=0
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; failed=1; }
+stage=$dir/stage
+# dkms and depmod of the host are not to run: these stand-ins log it
+mkdir -p "$dir/bin"
+for t in dkms depmod; do
+	printf '#!/bin/sh\necho "%s $*" >>"%s"\n' "$t" "$dir/host.log" >"$dir/bin/$t"
+	chmod +x "$dir/bin/$t"
+done
+: >"$dir/host.log"
+
+make -s install-agent install-netscope install-gpu DESTDIR="$stage" >/dev/null
+# what make install's modules_install leaves (extra up to 6.2, then updates)
+install -D -m 0644 /dev/null "$stage/lib/modules/6.1.0-9-amd64/extra/indigo.ko"
+install -D -m 0644 /dev/null "$stage/lib/modules/6.12.9-amd64/updates/indigo.ko"
+# DKMS's own copy is DKMS's to remove
+install -D -m 0644 /dev/null "$stage/lib/modules/6.1.0-9-amd64/updates/dkms/indigo.ko"
+
+# first without running it: every absolute path it names is in the stage
+out=$(make -s -n uninstall DESTDIR="$stage")
+host=$(tr -s ' \t;|&' '\n' <<<"$out" | grep '^/' | grep -v "^$stage" | sort -u || true)
+if [ -z "$host" ] && ! grep -qw dkms <<<"$out"; then
+	pass uninstall-plan-in-destdir
+else
+	fail uninstall-plan-in-destdir "would touch the host: $(echo $host) $(grep -ow dkms <<<"$out" | head -1)"
+	exit 1
+fi
+
+PATH="$dir/bin:$PATH" make -s uninstall DESTDIR="$stage" >/dev/null
+[ ! -s "$dir/host.log" ] && pass uninstall-no-host-tools ||
+	fail uninstall-no-host-tools "$(tr '\n' ';' <"$dir/host.log")"
+left=$(cd "$stage" && find . \( -type f -o -type l \) | sort |
+	grep -v -x -e ./etc/indigo/indigod.conf -e ./lib/modules/6.1.0-9-amd64/updates/dkms/indigo.ko || true)
+[ -z "$left" ] && pass uninstall-removes-all || fail uninstall-removes-all "left: $(echo $left)"
+[ -f "$stage/lib/modules/6.1.0-9-amd64/updates/dkms/indigo.ko" ] &&
+	pass uninstall-leaves-dkms-module || fail uninstall-leaves-dkms-module "removed"
+[ ! -e "$stage/etc/systemd/system/indigod.service.d" ] && pass uninstall-removes-dropin-dir ||
+	fail uninstall-removes-dropin-dir "still there"
+[ -f "$stage/etc/indigo/indigod.conf" ] && pass uninstall-keeps-config ||
+	fail uninstall-keeps-config "removed"
+exit $failed
