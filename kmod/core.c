@@ -81,7 +81,7 @@ bool indigo_bucket_take_pages(struct indigo_bucket *b, u32 rate_cap,
 	const s64 unit = CORE_NSEC_PER_SEC;
 	s64 depth = ((s64)rate_cap / 10 + 1) * unit;
 	s64 cost = (s64)(npages ? npages : 1) * unit;
-	u64 elapsed, fill_ns;
+	u64 add;
 
 	if (!rate_cap)
 		return true;
@@ -90,18 +90,15 @@ bool indigo_bucket_take_pages(struct indigo_bucket *b, u32 rate_cap,
 		b->last_ns = now_ns;
 		b->primed = true;
 	} else if (now_ns > b->last_ns) {
-		elapsed = now_ns - b->last_ns;
 		/*
-		 * Past the time to refill from here, the bucket is full; below
-		 * it elapsed * rate_cap < depth - tokens + rate_cap, no overflow.
+		 * tokens never exceed depth: what refills past it, however
+		 * long the idle time, fills the bucket
 		 */
-		fill_ns = core_div_u64((u64)(depth - b->tokens), rate_cap) + 1;
-		if (b->tokens >= depth || elapsed >= fill_ns)
+		if (core_mul_overflow(now_ns - b->last_ns, (u64)rate_cap, &add) ||
+		    add >= (u64)(depth - b->tokens))
 			b->tokens = depth;
 		else
-			b->tokens += (s64)(elapsed * rate_cap);
-		if (b->tokens > depth)
-			b->tokens = depth;
+			b->tokens += add;
 	}
 	b->last_ns = now_ns > b->last_ns ? now_ns : b->last_ns;
 	if (b->tokens < (cost < depth ? cost : depth))

@@ -10,8 +10,10 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/math64.h>
+#include <linux/overflow.h>
 #include <linux/string.h>
 #define core_div_u64(a, b)	div64_u64((a), (b))
+#define core_mul_overflow(a, b, d)	check_mul_overflow((a), (b), (d))
 #else
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,6 +28,7 @@ typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
 #define core_div_u64(a, b)	((u64)(a) / (u64)(b))
+#define core_mul_overflow(a, b, d)	__builtin_mul_overflow((a), (b), (d))
 #endif
 
 #define CORE_NSEC_PER_MSEC	1000000ULL
