@@ -33,7 +33,7 @@
 
 enum ktype { K_U32, K_U64, K_DBL, K_ENUM, K_PATH, K_PEERS };
 
-#define KF_EMPTY_OK	1	/* a path may be "" (feature off) */
+#define KF_EMPTY_OK	1	/* a path or list may be "" (feature off) */
 #define KF_LO_OPEN	2	/* a double must be above dmin, not equal */
 #define KF_AUTO		4	/* a double may be "auto", stored as 0 */
 
@@ -117,7 +117,7 @@ static const struct key keys[] = {
 	EKEY(netscope, cc, ns_ccs, "netscope"),
 	EKEY(netscope, loopback, offon, "off"),
 	{ .section = "netscope", .name = "host_peers", .type = K_PEERS,
-	  .off = OFF(netscope.host_peers), .def = "" },
+	  .flags = KF_EMPTY_OK, .off = OFF(netscope.host_peers), .def = "" },
 };
 
 #define NKEYS ARRAY_SIZE(keys)
@@ -374,8 +374,7 @@ static int set_peers(struct parse *ps, const struct key *k, const char *what,
 static int set_value(struct parse *ps, const struct key *k, const char *what,
 		     const char *v, int line)
 {
-	if (!*v && !(k->type == K_PATH && (k->flags & KF_EMPTY_OK)) &&
-	    k->type != K_PEERS)
+	if (!*v && !(k->flags & KF_EMPTY_OK))
 		return fail(ps, line, what, "empty value (default: %s)",
 			    *k->def ? k->def : "\"\"");
 	switch (k->type) {
