@@ -32,6 +32,18 @@ int ctl_connect(struct modlink **l)
 	return err ? ctl_fail("connect", err, NULL) : 0;
 }
 
+int ctl_parse_count(const char *s, unsigned long *n)
+{
+	char *end;
+
+	/* strtoul takes a sign, and wraps a minus round */
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	*n = strtoul(s, &end, 10);
+	return errno || *end ? -EINVAL : 0;
+}
+
 static struct json_object *policy_json(const struct indigo_policy *p, u64 gen)
 {
 	struct json_object *o = json_object_new_object();
@@ -230,18 +242,13 @@ int ctl_watch(const struct ctl *c, int argc, char **argv)
 	struct indigo_policy pol;
 	struct modlink *l;
 	unsigned long limit = 0;
-	char *end;
 	u64 gen;
 	int err;
 
-	if (argc > 0) {
-		errno = 0;
-		limit = strtoul(argv[0], &end, 10);
-		if (errno || end == argv[0] || *end || argv[0][0] == '-') {
-			fprintf(stderr, "indigoctl: watch: EPOCHS is a count, not \"%s\"\n",
-				argv[0]);
-			return 2;
-		}
+	if (argc > 0 && ctl_parse_count(argv[0], &limit)) {
+		fprintf(stderr, "indigoctl: watch: EPOCHS is a count, not \"%s\"\n",
+			argv[0]);
+		return 2;
 	}
 	if (ctl_connect(&l))
 		return 1;

@@ -117,17 +117,12 @@ int ctl_decisions(const struct ctl *c, int argc, char **argv)
 {
 	char path[512], line[LINE_MAX_], head[LINE_MAX_], *col[16], *val[16];
 	struct json_object *o, *rows;
-	long want = DECISIONS_DEFAULT, skip;
+	unsigned long want = DECISIONS_DEFAULT;
 	int ncol = 0, i, rc;
-	char *end = NULL;
-	size_t n;
+	size_t n, skip;
 	FILE *f;
 
-	if (argc == 1) {
-		errno = 0;
-		want = strtol(argv[0], &end, 10);
-	}
-	if (argc > 1 || (argc == 1 && (errno || end == argv[0] || *end || want <= 0))) {
+	if (argc > 1 || (argc == 1 && (ctl_parse_count(argv[0], &want) || !want))) {
 		fprintf(stderr, "indigoctl: usage: decisions [N] (the last N, default %d)\n",
 			DECISIONS_DEFAULT);
 		return 2;
@@ -153,7 +148,7 @@ int ctl_decisions(const struct ctl *c, int argc, char **argv)
 		return 1;
 	/* the ring is oldest first: keep the newest @want */
 	n = json_object_array_length(rows);
-	skip = (long)n > want ? (long)n - want : 0;
+	skip = n > want ? n - want : 0;
 	if (skip)
 		json_object_array_del_idx(rows, 0, skip);
 	o = json_object_new_object();
