@@ -158,6 +158,7 @@ int main(int argc, char **argv)
 	long psz = sysconf(_SC_PAGESIZE), passes = 0, i, near_hot = 0,
 	     near_cold = 0;
 	double start, last_cold, last_pub = 0;
+	unsigned long far_mask;
 	struct opts o;
 	int *status;
 	char *buf;
@@ -182,29 +183,22 @@ int main(int argc, char **argv)
 		buf = (char *)(((unsigned long)buf + THP_BYTES - 1) & ~(THP_BYTES - 1));
 	/* else THP would make the hot/cold split coarser than a page */
 	madvise(buf, o.pages * psz, o.thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-	if (o.bind_far) {
-		unsigned long mask = 1UL << o.far;
-
-		if (set_mempolicy(MPOL_BIND | MPOL_F_NUMA_BALANCING, &mask,
-				  sizeof(mask) * 8)) {
-			perror("farmem: set_mempolicy");
-			return 1;
-		}
+	far_mask = 1UL << o.far;
+	if (o.bind_far && set_mempolicy(MPOL_BIND | MPOL_F_NUMA_BALANCING,
+					&far_mask, sizeof(far_mask) * 8)) {
+		perror("farmem: set_mempolicy");
+		return 1;
 	}
-	if (o.thp) {
-		/* made on the far node: moving huge pages there may split
-		 * them, or fail where its free memory is fragmented */
-		unsigned long mask = 1UL << o.far;
-
-		if (mbind(buf, o.pages * psz, MPOL_BIND, &mask, sizeof(mask) * 8, 0)) {
-			perror("farmem: mbind");
-			return 1;
-		}
-		touch(buf, 0, o.pages, psz, 0);
+	/* huge pages are made on the far node: moving them there may split
+	 * them, or fail where its free memory is fragmented */
+	if (o.thp && mbind(buf, o.pages * psz, MPOL_BIND, &far_mask,
+			   sizeof(far_mask) * 8, 0)) {
+		perror("farmem: mbind");
+		return 1;
+	}
+	touch(buf, 0, o.pages, psz, 0);
+	if (o.thp)
 		mbind(buf, o.pages * psz, MPOL_DEFAULT, NULL, 0, 0);
-	} else {
-		touch(buf, 0, o.pages, psz, 0);
-	}
 	if (!o.bind_far && !o.thp && pages_move(buf, o.pages, psz, o.far, status)) {
 		perror("farmem: move_pages");
 		return 1;
