@@ -123,7 +123,11 @@ void executor_clear(struct executor *x)
 	x->nq = 0;
 }
 
-/* One move_pages call for @n pages of @c (one process); the first error. */
+/*
+ * Moves @n pages of @c (one process) and counts them from where each ends
+ * up: 0, or the move's error where where they are cannot be read (then,
+ * as for a process gone, all count as failed).
+ */
 static int move_batch(struct executor *x, const struct promote_cand *c,
 		      size_t n)
 {
