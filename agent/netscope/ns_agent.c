@@ -167,7 +167,6 @@ static int publish(struct ns_agent *a, struct ns_ctl_app *c)
  */
 static bool follow_cgroup(struct ns_agent *a, struct ns_ctl_app *c)
 {
-	struct ns_policy pol;
 	uint64_t id;
 
 	if (ns_cgroup_id(a->o.apps[c - a->apps].cgroup, &id)) {
@@ -181,9 +180,7 @@ static bool follow_cgroup(struct ns_agent *a, struct ns_ctl_app *c)
 		return true;
 	/* the old one, if it lives on elsewhere, is no longer this
 	 * controller's: its flows lift what it set */
-	if (!ns_policy_get(&a->maps, c->cgid, &pol) &&
-	    !(pol.flags & NS_POLICY_FIXED) && pol.owner == a->owner)
-		ns_policy_neutral(&a->maps, c->cgid);
+	ns_policy_release_one(&a->maps, c->cgid, a->owner);
 	c->cgid = id;
 	c->have_prev = false;
 	return true;

@@ -121,12 +121,23 @@ static bool owner_gone(uint32_t owner)
 	return fd < 0 && errno == ENOENT;
 }
 
+int ns_policy_release_one(const struct ns_maps *m, uint64_t cgid,
+			  uint32_t owner)
+{
+	struct ns_policy p, zero = { 0 };
+
+	/* gone meanwhile (its cgroup forgotten): nothing to release */
+	if (ns_policy_get(m, cgid, &p) || p.flags & NS_POLICY_FIXED ||
+	    is_neutral(&p) || (p.owner != owner && !owner_gone(p.owner)))
+		return 0;
+	return put_after(m, cgid, &zero, &p);
+}
+
 int ns_policy_release(const struct ns_maps *m, uint32_t owner)
 {
 	/* the keys first: an updated hash entry moves to the head of its
 	 * bucket, where a walk could meet it again */
 	uint64_t keys[NS_CGROUPS_MAX], key;
-	struct ns_policy p, zero;
 	int n = 0, i, ret, first = 0;
 
 	for (ret = bpf_map_get_next_key(m->policy, NULL, &key);
@@ -134,12 +145,7 @@ int ns_policy_release(const struct ns_maps *m, uint32_t owner)
 	     ret = bpf_map_get_next_key(m->policy, &key, &key))
 		keys[n++] = key;
 	for (i = 0; i < n; i++) {
-		/* gone meanwhile (its cgroup forgotten): nothing to release */
-		if (ns_policy_get(m, keys[i], &p) || p.flags & NS_POLICY_FIXED ||
-		    is_neutral(&p) || (p.owner != owner && !owner_gone(p.owner)))
-			continue;
-		memset(&zero, 0, sizeof(zero));
-		ret = put_after(m, keys[i], &zero, &p);
+		ret = ns_policy_release_one(m, keys[i], owner);
 		if (ret && !first)
 			first = ret;
 	}
@@ -198,9 +204,8 @@ int ns_cgroup_root(char *buf, size_t len)
 
 int ns_cgroup_id(const char *path, uint64_t *id)
 {
-	struct stat st;
-
 	struct statfs fs;
+	struct stat st;
 
 	if (stat(path, &st) || statfs(path, &fs))
 		return -errno;

@@ -34,6 +34,10 @@ int ns_policy_neutral(const struct ns_maps *m, uint64_t cgid);
  * whose owner is gone, neutral: as a controller starts and stops, so that
  * none outlives its controller. 0 or the first -errno. */
 int ns_policy_release(const struct ns_maps *m, uint32_t owner);
+/* The same for one cgroup's policy: 0 (also when it had none to release)
+ * or -errno. */
+int ns_policy_release_one(const struct ns_maps *m, uint64_t cgid,
+			  uint32_t owner);
 int ns_ctrl_put(const struct ns_maps *m, uint64_t cgid, const struct ns_ctrl *c);
 int ns_link_view_get(const struct ns_maps *m, struct ns_link_view *v);
 int ns_link_view_put(const struct ns_maps *m, const struct ns_link_view *v);
