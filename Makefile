@@ -229,10 +229,12 @@ dkms-source:
 	cp -r Kbuild dkms.conf include $(DKMS_SRC)/
 	cp kmod/*.c kmod/*.h $(DKMS_SRC)/kmod/
 
-# DKMS's registry and /usr/src are the host's: left alone under DESTDIR.
+# DKMS's registry, /usr/src and the running unit are the host's: left
+# alone under DESTDIR.
 # The module of make install goes too (DKMS's, in updates/dkms, is DKMS's).
 uninstall:
 ifeq ($(DESTDIR),)
+	-[ ! -d /run/systemd/system ] || systemctl stop indigod.service
 	-dkms remove -m indigo -v $(VERSION) --all
 	rm -rf /usr/src/indigo-$(VERSION)
 endif
@@ -251,6 +253,8 @@ endif
 		$(DESTDIR)/usr/local/share/man/man8/indigod.8 \
 		$(DESTDIR)/usr/local/share/man/man8/indigoctl.8 \
 		$(DESTDIR)/usr/local/share/man/man5/indigod.conf.5
+	@# what systemctl enable linked, so that no link points at nothing
+	rm -f $(DESTDIR)/etc/systemd/system/*.wants/indigod.service
 	[ ! -d $(DESTDIR)/etc/systemd/system/indigod.service.d ] || \
 		rmdir --ignore-fail-on-non-empty $(DESTDIR)/etc/systemd/system/indigod.service.d
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make install-agent, install-netscope, install-gpu and uninstall into a
 # staging tree (DESTDIR): uninstall takes away what they put there (the
-# configuration stays) and the module of make install, and touches
+# configuration stays), the unit's enablement links and the module of
+# make install, and touches
 # nothing outside DESTDIR: no dkms, no depmod, no path of the host.
 # Needs the programs built (make programs).
 #
@@ -23,6 +24,10 @@ done
 : >"$dir/host.log"
 
 make -s install-agent install-netscope install-gpu DESTDIR="$stage" >/dev/null
+# enabled as a user would (systemctl works on a root tree offline)
+systemctl --root="$stage" --quiet enable indigod.service
+wants=$stage/etc/systemd/system/multi-user.target.wants/indigod.service
+[ -L "$wants" ] || { fail enable-in-stage "no $wants"; exit 1; }
 # what make install's modules_install leaves (extra up to 6.2, then updates)
 install -D -m 0644 /dev/null "$stage/lib/modules/6.1.0-9-amd64/extra/indigo.ko"
 install -D -m 0644 /dev/null "$stage/lib/modules/6.12.9-amd64/updates/indigo.ko"
