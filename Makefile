@@ -125,12 +125,14 @@ check-unit: $(UNIT) $(UNIT_SAN) $(AGENT_T) $(AGENT_T_SAN)
 		--error-exitcode=1 $$t; done
 
 # Kernel style: checkpatch --strict over the module and its uAPI header;
-# the man pages through groff with every warning on.
+# warnings fail our module builds and not DKMS's; the man pages through
+# groff with every warning on.
 check-style:
 	@test -f /opt/checkpatch/checkpatch.pl || { echo "checkpatch missing: run tools/setup.sh"; exit 1; }
 	perl /opt/checkpatch/checkpatch.pl --no-tree --strict --terse -f \
 		kmod/*.c kmod/*.h include/uapi/linux/indigo.h | \
 		awk '{print} /total: [1-9]|, [1-9][0-9]* (warnings|checks)/ {bad=1} END {exit bad}'
+	tests/kmod/werror.sh
 	@for m in agent/indigod.8 agent/indigod.conf.5 tools/indigoctl.8; do \
 		out=$$(groff -man -ww -z $$m 2>&1); \
 		[ -z "$$out" ] || { echo "$$m: $$out"; exit 1; }; done; echo "man pages: clean"
