@@ -186,6 +186,8 @@ ns_link "pa-$NS_TAG" "pb-$NS_TAG" "$PEER_IP_A" "$PEER_IP_B"
 # its layout otherwise today's) is replaced, not refused, where this run
 # owns the pins.
 if [ "$NS_PINS_FOUND" = 0 ]; then
+	# (bpffs as the agent would mount it, on a machine that booted without)
+	mountpoint -q /sys/fs/bpf || mount -t bpf -o mode=0700 bpf /sys/fs/bpf
 	mkdir -p "$NS_PINS"
 	bpftool map create "$NS_PINS/ns_policy" type hash key 8 value 48 \
 		entries 1024 name ns_policy flags 1
