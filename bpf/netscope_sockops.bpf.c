@@ -3,7 +3,7 @@
  * Netscope's sock_ops program: per-flow state in socket storage, per-cgroup
  * aggregates (RTT sum and count, EWMA, log2 histogram and minimum, delivered bytes,
  * segments sent, request/response turns, retransmits, CE marks, live
- * flows), and the cgroup's policy applied to
+ * flows, these in the loader's epoch), and the cgroup's policy applied to
  * each flow when it is established and again at its first RTT callback
  * after the policy's generation changes. Flows that stay on the host are
  * left alone.
@@ -38,6 +38,15 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } ns_link SEC(".maps");
 
+/* Moved on by each loader before it attaches: see ns_cg_stats.count_epoch. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} ns_epoch SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -68,6 +77,55 @@ static struct ns_cg_stats *cg_stats(__u64 cgid)
 		return st;
 	bpf_map_update_elem(&ns_cg_stats, &cgid, &zero, BPF_NOEXIST);
 	return bpf_map_lookup_elem(&ns_cg_stats, &cgid);
+}
+
+static __always_inline __u32 epoch_now(void)
+{
+	__u32 zero = 0, *e = bpf_map_lookup_elem(&ns_epoch, &zero);
+
+	return e ? *e : 0;
+}
+
+/*
+ * Counts the flow in its cgroup's live (and bulk) flows of epoch @e, which
+ * start from zero at the cgroup's first count in a newer epoch. Not where
+ * the cgroup already counts in a newer one (a loader moved it on since @e
+ * was read): the flow's next callback counts it in there.
+ */
+static __always_inline void flow_count_in(struct ns_cg_stats *st,
+					  struct ns_flow *fl, __u32 e)
+{
+	bool in = true;
+
+	bpf_spin_lock(&st->lock);
+	if (st->count_epoch != e) {
+		in = (__s32)(e - st->count_epoch) > 0;
+		if (in) {
+			st->count_epoch = e;
+			st->live_flows = 0;
+			st->bulk_flows = 0;
+		}
+	}
+	if (in) {
+		st->live_flows++;
+		st->bulk_flows += !!fl->bulk;
+	}
+	bpf_spin_unlock(&st->lock);
+	if (in)
+		fl->epoch = e;
+}
+
+/* Changes the counts the flow is in, where it is counted in their epoch. */
+static __always_inline void flow_count_add(struct ns_cg_stats *st,
+					   const struct ns_flow *fl,
+					   int live, int bulk)
+{
+	bpf_spin_lock(&st->lock);
+	if (fl->epoch && fl->epoch == st->count_epoch) {
+		st->live_flows += live;
+		st->bulk_flows += bulk;
+	}
+	bpf_spin_unlock(&st->lock);
 }
 
 static __always_inline bool cc_is(const char *a, const char *b)
@@ -283,8 +341,8 @@ static void on_established(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	if (!st)
 		return;
 	__sync_fetch_and_add(&st->flows, 1);
-	__sync_fetch_and_add(&st->live_flows, 1);
 	fl->live = 1;
+	flow_count_in(st, fl, epoch_now());
 	/* the helper replaces the socket's flags: those another sock_ops
 	 * program on the cgroup path asked for (RTO, retransmit, header
 	 * option callbacks) stay */
@@ -337,9 +395,13 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 		__sync_fetch_and_add(&st->turns, 1);
 	count_progress(st, fl, acked, skops->total_retrans, skops->segs_out,
 		       BPF_CORE_READ(tp, delivered_ce));
+	/* open across an agent's restart: counted in the new epoch */
+	v = epoch_now();
+	if (fl->live && fl->epoch != v)
+		flow_count_in(st, fl, v);
 	if (!fl->bulk && fl->live && acked >= NS_BULK_BYTES) {
 		fl->bulk = 1;
-		__sync_fetch_and_add(&st->bulk_flows, 1);
+		flow_count_add(st, fl, 0, 1);
 		fl->gen = 0;	/* its pacing is now a share: re-apply */
 	}
 	/* bulk flows came or went: the shares are cut anew, or together they
@@ -371,9 +433,7 @@ static void on_state(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 		return;
 	count_progress(st, fl, acked, retrans, segs_out,
 		       BPF_CORE_READ(tp, delivered_ce));
-	__sync_fetch_and_add(&st->live_flows, -1);
-	if (fl->bulk)
-		__sync_fetch_and_add(&st->bulk_flows, -1);
+	flow_count_add(st, fl, -1, fl->bulk ? -1 : 0);
 	fl->bulk = 0;
 }
 

@@ -100,6 +100,7 @@ int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 	a->maps.policy = ns_loader_map_fd(a->ld, NS_MAP_POLICY);
 	a->maps.ctrl = ns_loader_map_fd(a->ld, NS_MAP_CTRL);
 	a->maps.link = ns_loader_map_fd(a->ld, NS_MAP_LINK);
+	a->maps.epoch = ns_loader_map_fd(a->ld, NS_MAP_EPOCH);
 	/* the pinned map outlives controllers: what a killed one set must
 	 * not hold here, even measuring only; a running one's stays */
 	a->owner = ns_loader_prog_id(a->ld);

@@ -149,6 +149,21 @@ static int host_peers_write(struct ns_loader *l, const struct ns_load_opts *o)
 	return 0;
 }
 
+/*
+ * A new counting epoch, before the program is attached: flows that closed
+ * while none was attached leave the counts (ns_cg_stats.count_epoch).
+ */
+static int epoch_next(struct ns_loader *l)
+{
+	int fd = bpf_map__fd(l->so->maps.ns_epoch);
+	__u32 zero = 0, e;
+
+	if (bpf_map_lookup_elem(fd, &zero, &e))
+		return -errno;
+	e = e + 1 ? e + 1 : 1;	/* 0: a flow counted in none */
+	return bpf_map_update_elem(fd, &zero, &e, BPF_ANY) ? -errno : 0;
+}
+
 int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
 		   const char **why)
 {
@@ -185,6 +200,10 @@ int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
 		goto fail;
 	*why = "peers on the host (ns_host_peers)";
 	ret = host_peers_write(l, o);
+	if (ret)
+		goto fail;
+	*why = "flow counting epoch (ns_epoch)";
+	ret = epoch_next(l);
 	if (ret)
 		goto fail;
 	for (i = 0; i < o->ncgroups; i++) {
@@ -241,6 +260,8 @@ int ns_loader_map_fd(const struct ns_loader *l, enum ns_map m)
 		return bpf_map__fd(l->so->maps.ns_ctrl);
 	case NS_MAP_LINK:
 		return bpf_map__fd(l->so->maps.ns_link);
+	case NS_MAP_EPOCH:
+		return bpf_map__fd(l->so->maps.ns_epoch);
 	}
 	return -EINVAL;
 }

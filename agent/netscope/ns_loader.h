@@ -35,6 +35,7 @@ enum ns_map {
 	NS_MAP_POLICY,
 	NS_MAP_CTRL,
 	NS_MAP_LINK,
+	NS_MAP_EPOCH,
 };
 
 /* 0 or -errno; *why names the step that failed (static text). */

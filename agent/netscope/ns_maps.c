@@ -30,7 +30,7 @@ int ns_maps_open(struct ns_maps *m)
 {
 	int ret;
 
-	m->stats = m->policy = m->ctrl = m->link = -1;
+	m->stats = m->policy = m->ctrl = m->link = m->epoch = -1;
 	ret = get_pinned("ns_cg_stats", &m->stats);
 	if (!ret)
 		ret = get_pinned("ns_policy", &m->policy);
@@ -38,6 +38,8 @@ int ns_maps_open(struct ns_maps *m)
 		ret = get_pinned("ns_ctrl", &m->ctrl);
 	if (!ret)
 		ret = get_pinned("ns_link", &m->link);
+	if (!ret)
+		ret = get_pinned("ns_epoch", &m->epoch);
 	if (ret)
 		ns_maps_close(m);
 	return ret;
@@ -53,7 +55,9 @@ void ns_maps_close(struct ns_maps *m)
 		close(m->ctrl);
 	if (m->link >= 0)
 		close(m->link);
-	m->stats = m->policy = m->ctrl = m->link = -1;
+	if (m->epoch >= 0)
+		close(m->epoch);
+	m->stats = m->policy = m->ctrl = m->link = m->epoch = -1;
 }
 
 static int lookup(int fd, uint64_t key, void *val)
@@ -63,7 +67,18 @@ static int lookup(int fd, uint64_t key, void *val)
 
 int ns_stats_get(const struct ns_maps *m, uint64_t cgid, struct ns_cg_stats *s)
 {
-	return lookup(m->stats, cgid, s);
+	uint32_t zero = 0, epoch;
+	int ret;
+
+	ret = lookup(m->stats, cgid, s);
+	if (ret)
+		return ret;
+	if (bpf_map_lookup_elem(m->epoch, &zero, &epoch))
+		return -errno;
+	/* counts of an earlier epoch: no flow seen since the last start */
+	if (s->count_epoch != epoch)
+		s->live_flows = s->bulk_flows = 0;
+	return 0;
 }
 
 int ns_policy_get(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p)

@@ -13,14 +13,15 @@
 
 
 struct ns_maps {
-	int stats, policy, ctrl, link;
+	int stats, policy, ctrl, link, epoch;
 };
 
 /* Opens the maps pinned under NS_PIN_DIR: 0 or -errno. */
 int ns_maps_open(struct ns_maps *m);
 void ns_maps_close(struct ns_maps *m);
 
-/* 0, -ENOENT when the cgroup has no entry, or -errno. */
+/* 0, -ENOENT when the cgroup has no entry, or -errno. Live and bulk flows
+ * counted in an earlier epoch than ns_epoch's read as none. */
 int ns_stats_get(const struct ns_maps *m, uint64_t cgid, struct ns_cg_stats *s);
 int ns_policy_get(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p);
 int ns_ctrl_get(const struct ns_maps *m, uint64_t cgid, struct ns_ctrl *c);

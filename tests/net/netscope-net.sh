@@ -20,8 +20,9 @@
 #   5. the "netscope" CC registers, carries a transfer within the window
 #      clamp, and unregisters; a sensitivity is bounded (indigoctl, and
 #      the CC for one written into the map by anyone)
-#   6. a restarted agent keeps the pinned state; after kill -9 the next
-#      one registers the CC again
+#   6. a restarted agent keeps the pinned state and counts live flows
+#      again (flows that closed while none was attached do not stay
+#      live); after kill -9 the next one registers the CC again
 #   7. under induced congestion the controller, having estimated each
 #      cgroup's sensitivity online, cuts the insensitive one's rate before
 #      the sensitive one's
@@ -450,15 +451,43 @@ pass "a flow switched to netscope mid-transfer drains CUBIC's queue: RTT $rtt_cu
 
 # --- 6: restart keeps the pinned state; stop unregisters the CC
 flows=$(ns_json_get "$BULK" .flows)
+# across the restart: flows of GONE end while no agent is attached, which
+# sees no close; those of KEPT run on
+GONE=$(ns_cgroup gone)
+KEPT=$(ns_cgroup kept)
+server 5211
+server 5212
+bulk "$GONE" 2 -p 5211 >/dev/null &
+p_gone=$!
+bulk "$KEPT" 6 -p 5212 >/dev/null &
+p_kept=$!
+sleep 0.8
+live_bulk() { ns_json_get "$1" '"\(.flows_live) \(.flows_bulk)"'; }
+[ "$(live_bulk "$GONE")" = "2 1" ] || die "gone, before the restart: live, bulk $(live_bulk "$GONE")"
 stop_agent
 sleep 0.5
 ! grep -qw netscope /proc/sys/net/ipv4/tcp_available_congestion_control ||
 	die "netscope still registered after the agent stopped"
 pass "netscope CC unregistered on shutdown"
+wait $p_gone
+sleep 0.3
+kill -0 $p_kept 2>/dev/null || die "the kept flows ended before the restart"
 start_agent --observe
 [ "$(ns_json_get "$BULK" .flows)" = "$flows" ] || die "pinned state lost on restart"
 [ "$(ns_json_get "$BULK" .policy.cc)" = netscope ] || die "pinned policy lost on restart"
-pass "restart keeps $flows flows and the policy"
+[ "$(live_bulk "$GONE")" = "0 0" ] ||
+	die "flows closed while detached still counted: live, bulk $(live_bulk "$GONE")"
+# iperf3's data connection, bulk, counted in again at its next ACK; its
+# control connection, idle until the end, when it next sends
+sleep 0.2
+kept=$(live_bulk "$KEPT")
+[ "$kept" = "1 1" ] || [ "$kept" = "2 1" ] ||
+	die "flows open across the restart: live, bulk $kept, want 1-2 1"
+wait $p_kept
+sleep 0.3
+[ "$(live_bulk "$KEPT")" = "0 0" ] ||
+	die "flows open across the restart, then closed: live, bulk $(live_bulk "$KEPT")"
+pass "restart keeps $flows flows and the policy, and counts live flows again (those closed while detached gone)"
 # killed: where the kernel keeps the CC registered (no struct_ops links),
 # the next agent takes its place rather than running without one
 kill -9 "$AGENT_PID"

@@ -43,6 +43,7 @@ bpftool map create $pin/ns_cg_stats type hash key 8 value "$st" entries 1024 nam
 bpftool map create $pin/ns_policy type hash key 8 value "$pol" entries 1024 name ns_policy
 bpftool map create $pin/ns_ctrl type hash key 8 value "$ctl_sz" entries 1024 name ns_ctrl
 bpftool map create $pin/ns_link type array key 4 value "$link" entries 1 name ns_link
+bpftool map create $pin/ns_epoch type array key 4 value 4 entries 1 name ns_epoch
 id=$(stat -c %i "$cg")
 key=$(python3 -c "import struct,sys; print(' '.join(str(b) for b in struct.pack('<Q', $id)))")
 # shellcheck disable=SC2086

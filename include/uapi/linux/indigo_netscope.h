@@ -12,6 +12,9 @@
  *	ns_link		struct ns_link_view (one entry, key 0): the shared
  *			link as the controller last measured it
  *	ns_flows	socket storage, struct ns_flow (per-flow state)
+ *	ns_epoch	__u32 (one entry, key 0): the epoch that live and
+ *			bulk flows are counted in, which each loader moves on
+ *			before it attaches
  *
  * And one map each program keeps to itself, not pinned (each agent's own
  * configuration; "bpftool map dump name ns_host_peers" shows it):
@@ -24,6 +27,7 @@
 
 #ifndef __VMLINUX_H__		/* BPF programs get these from vmlinux.h */
 #include <linux/types.h>
+#include <linux/bpf.h>		/* struct bpf_spin_lock */
 #endif
 
 #define NS_PIN_DIR		"/sys/fs/bpf/indigo"
@@ -50,8 +54,8 @@ struct ns_cg_stats {
 	__u64 delivered_bytes;		/* bytes acked by the peers */
 	__u64 retrans;			/* retransmitted segments */
 	__u64 ce_marks;			/* segments delivered with CE */
-	__s64 live_flows;		/* established, not yet closed */
-	__s64 bulk_flows;		/* live ones past NS_BULK_BYTES */
+	__s64 live_flows;		/* established, not yet closed, */
+	__s64 bulk_flows;		/* live ones past NS_BULK_BYTES, */
 	__u64 flows;			/* ever established */
 	__u64 segs_out;			/* segments sent, data and pure ACKs
 					 * alike: with delivered_bytes, what
@@ -62,6 +66,16 @@ struct ns_cg_stats {
 					 * request/response flow completed;
 					 * rare for a bulk flow, paced or not */
 	__u32 rtt_hist[NS_HIST_SLOTS];	/* slot i: RTT in [2^i, 2^(i+1)) us */
+	/*
+	 * The epoch (ns_epoch) the two counts above are of. A flow that
+	 * closes while no program is attached (its agent restarting) is
+	 * never uncounted, so each start begins a new epoch: a cgroup's
+	 * first count in it starts from zero, and each flow still open is
+	 * counted in again at its next acknowledged data. Counts of an
+	 * epoch that is not the current one are stale: none seen since.
+	 */
+	__u32 count_epoch;
+	struct bpf_spin_lock lock;	/* the program's, over the counts */
 };
 
 /* ns_policy.flags */
@@ -159,15 +173,16 @@ struct ns_flow {
 	__u32 ce;			/* delivered_ce at the last callback */
 	__u32 segs_out;			/* segs_out at the last callback */
 	__u32 gen;			/* policy generation applied, 0: none */
-	__u16 live;			/* counted in live_flows */
-	__u16 bulk;			/* counted in bulk_flows */
+	__u16 live;			/* established, not yet closed */
+	__u16 bulk;			/* past NS_BULK_BYTES */
 	__u32 clamp;			/* the window clamp it was given */
 	__u32 paced;			/* given a SO_MAX_PACING_RATE: only
 					 * then is it Netscope's to lift */
 	__u32 split;			/* bulk_flows its share was cut for */
 	__u32 rtt_seen;			/* snd_una + delivered at the last RTT
 					 * sample counted: each sample once */
-	__u32 pad;
+	__u32 epoch;			/* the count_epoch it is counted in;
+					 * 0: none */
 };
 
 /* A prefix of peer addresses: IPv6, or IPv4 mapped (::ffff:a.b.c.d/96+n). */
