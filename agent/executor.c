@@ -132,6 +132,7 @@ static int move_batch(struct executor *x, const struct promote_cand *c,
 		      size_t n)
 {
 	size_t i, want = 0;
+	uint64_t asked = 0;	/* base pages */
 	long ret;
 	int err;
 
@@ -139,23 +140,24 @@ static int move_batch(struct executor *x, const struct promote_cand *c,
 		int to = promote_dest(c[i].node, x->near, x->nnodes);
 
 		if (to < 0) {
-			x->t.failed++;
+			x->t.failed += promote_pages(&c[i]);
 			continue;
 		}
 		x->from[want] = i;
 		x->pages[want] = (void *)(uintptr_t)c[i].addr;
 		x->nodes[want] = to;
 		x->status[want] = -1;
+		asked += promote_pages(&c[i]);
 		want++;
 	}
 	if (!want)
 		return 0;
-	x->t.tried += want;
+	x->t.tried += asked;
 	ret = numa_move_pages((int)c[0].pid, want, x->pages, x->nodes,
 			      x->status, MPOL_MF_MOVE);
 	err = ret < 0 ? errno : 0;
 	if (err == ESRCH) {
-		x->t.failed += want;
+		x->t.failed += asked;
 		return 0;
 	}
 	/*
@@ -166,16 +168,19 @@ static int move_batch(struct executor *x, const struct promote_cand *c,
 	 */
 	if (ret && numa_move_pages((int)c[0].pid, want, x->pages, NULL,
 				   x->status, 0) < 0) {
-		x->t.failed += want;
+		x->t.failed += asked;
 		return -err;
 	}
-	/* status: the node each page is on now, or -errno for that page */
+	/* status: the node each page is on now, or -errno for that page;
+	 * a huge page moves, or stays, whole */
 	for (i = 0; i < want; i++) {
+		const struct promote_cand *p = &c[x->from[i]];
+
 		if (x->status[i] == x->nodes[i]) {
-			x->t.moved++;
-			x->t.rate_sum_hz += c[x->from[i]].rate_mhz / 1000.0;
+			x->t.moved += promote_pages(p);
+			x->t.rate_sum_hz += p->rate_mhz / 1000.0;
 		} else {
-			x->t.failed++;
+			x->t.failed += promote_pages(p);
 		}
 	}
 	return 0;
@@ -209,7 +214,6 @@ int executor_run(struct executor *x, uint32_t rate_min_mhz,
 		 uint32_t burst_min_ms, uint64_t free_min_kib, uint32_t cap_pps,
 		 double epoch_s, double now_s)
 {
-	uint64_t budget = 0;
 	size_t n, fit, i, j;
 	int ret = 0, err;
 
@@ -223,20 +227,16 @@ int executor_run(struct executor *x, uint32_t rate_min_mhz,
 		x->t.held += n - fit;
 		n = fit;
 	}
-	if (cap_pps && n)
-		ret = promote_budget(&x->bucket, now_s, cap_pps,
-				     cap_pps * epoch_s >= 1 ? cap_pps * epoch_s : 1,
-				     &budget);
-	else
-		budget = n;
 	x->nq = 0;
-	if (ret)
-		return ret;
-	if (n > budget) {
-		x->t.over_budget += n - budget;
-		n = budget;
+	if (cap_pps && n) {
+		ret = promote_refill(&x->bucket, now_s, cap_pps,
+				     cap_pps * epoch_s >= 1 ? cap_pps * epoch_s : 1);
+		if (ret)
+			return ret;
+		fit = promote_take(&x->bucket, x->q, n);
+		x->t.over_budget += n - fit;
+		n = fit;
 	}
-	promote_spend(&x->bucket, n);
 	/* the hottest n, grouped by process: one call per process and batch */
 	qsort(x->q, n, sizeof(*x->q), by_pid);
 	for (i = 0; i < n; i = j) {

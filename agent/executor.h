@@ -22,9 +22,10 @@ struct executor;
 
 /* What the executor did since the last executor_take(). */
 struct exec_totals {
-	uint64_t moved;			/* pages now on a near node */
-	double rate_sum_hz;		/* their access rates, summed */
-	uint64_t tried, failed;		/* pages asked for, not moved */
+	uint64_t moved;			/* base pages now on a near node */
+	double rate_sum_hz;		/* their (huge) pages' access rates,
+					 * summed */
+	uint64_t tried, failed;		/* base pages asked for, not moved */
 	uint64_t over_budget;		/* candidates left for the rate cap */
 	uint64_t held;			/* left for the free memory floor */
 	uint64_t dropped;		/* candidates beyond the buffer */

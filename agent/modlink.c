@@ -60,6 +60,7 @@ static struct nla_policy cand_policy[INDIGO_CAND_A_MAX + 1] = {
 	[INDIGO_CAND_A_NODE] = { .type = NLA_U32 },
 	[INDIGO_CAND_A_RATE] = { .type = NLA_U32 },
 	[INDIGO_CAND_A_BURST] = { .type = NLA_U32 },
+	[INDIGO_CAND_A_PAGES] = { .type = NLA_U32 },
 };
 
 static struct nla_policy node_policy[INDIGO_NODE_A_MAX + 1] = {
@@ -509,6 +510,10 @@ static int dispatch_cands(struct nlattr **tb, const struct modlink_events *ev)
 		c[n].node = get_u32_or0(ct[INDIGO_CAND_A_NODE]);
 		c[n].rate = get_u32_or0(ct[INDIGO_CAND_A_RATE]);
 		c[n].burst_ms = get_u32_or0(ct[INDIGO_CAND_A_BURST]);
+		/* a module before huge pages were counted: base pages */
+		c[n].pages = get_u32_or0(ct[INDIGO_CAND_A_PAGES]);
+		if (!c[n].pages)
+			c[n].pages = 1;
 		n++;
 	}
 	if (ev->cands)

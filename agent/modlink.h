@@ -57,6 +57,7 @@ struct modlink_epoch {
 struct modlink_cand {
 	u64 addr;
 	u32 pid, node, rate, burst_ms;
+	u32 pages;		/* base pages it moves as, at least 1 */
 };
 
 #define MODLINK_MAX_CANDS 256

@@ -366,6 +366,7 @@ void on_cands(u64 seq, const struct modlink_cand *c, u32 n, void *arg)
 		pc[i].node = c[i].node;
 		pc[i].rate_mhz = c[i].rate;
 		pc[i].burst_ms = c[i].burst_ms;
+		pc[i].pages = c[i].pages;
 		/* only a model keyed by application needs to know whose */
 		if (d->cfg.agent.model_key != CONFIG_MODEL_FIXED &&
 		    d->npids < PIDS_MAX)

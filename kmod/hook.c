@@ -131,6 +131,8 @@ static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	bool observed;
 	int reason;
 
+	/* a THP (6.1) or large folio (6.12) moves all its pages at once */
+	in.npages = compound_nr(c->page);
 	rcu_read_lock();
 	pol = rcu_dereference(indigo.policy);
 	observed = observe(c, &pol->p, now, &in);
@@ -143,6 +145,7 @@ static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		struct indigo_cand cand = {
 			.addr = c->addr, .pid = current->tgid, .node = c->nid,
 			.rate = in.rate, .burst_ms = in.burst_ms,
+			.pages = in.npages,
 		};
 
 		indigo_cand_add(&cand);
@@ -154,8 +157,6 @@ static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		return 0;
 	}
 	in.free_kib = node_free_kib(target);
-	/* a THP (6.1) or large folio (6.12) moves all its pages at once */
-	in.npages = compound_nr(c->page);
 	spin_lock(&indigo.bucket_lock);
 	reason = indigo_gate(&pol->p, &in, &indigo.bucket, now);
 	spin_unlock(&indigo.bucket_lock);

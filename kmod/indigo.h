@@ -52,6 +52,7 @@ struct indigo_cand {
 	u32 rate;
 	u32 burst_ms;
 	u32 node;
+	u32 pages;	/* base pages of the page or folio it is on */
 };
 
 struct indigo_policy_rcu {

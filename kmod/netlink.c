@@ -341,7 +341,8 @@ static int send_cands(u64 seq, const struct indigo_cand *c, u32 n)
 				      INDIGO_CAND_A_PAD) ||
 		    nla_put_u32(skb, INDIGO_CAND_A_NODE, c[i].node) ||
 		    nla_put_u32(skb, INDIGO_CAND_A_RATE, c[i].rate) ||
-		    nla_put_u32(skb, INDIGO_CAND_A_BURST, c[i].burst_ms))
+		    nla_put_u32(skb, INDIGO_CAND_A_BURST, c[i].burst_ms) ||
+		    nla_put_u32(skb, INDIGO_CAND_A_PAGES, c[i].pages))
 			goto fail;
 		nla_nest_end(skb, one);
 	}
@@ -382,7 +383,7 @@ int indigo_genl_emit(u32 n, u64 *failed)
 		for (j = 0; j < k; j++)
 			c[j] = (struct indigo_cand){
 				.addr = (u64)(i + j) << PAGE_SHIFT,
-				.node = nid, .rate = i + j,
+				.node = nid, .rate = i + j, .pages = 1,
 			};
 		if (send_cands(U64_MAX, c, k))
 			(*failed)++;

@@ -215,14 +215,14 @@ static void print_cands(u64 seq, const struct modlink_cand *c, u32 n,
 {
 	struct watch *w = arg;
 	const char *fmt = w->c->json ?
-		"{\"cand_epoch\":%llu,\"pid\":%u,\"addr\":%llu,\"node\":%u,\"rate_mhz\":%u,\"burst_ms\":%u}\n" :
-		"cand epoch %llu pid %u addr 0x%llx node %u rate_mhz %u burst_ms %u\n";
+		"{\"cand_epoch\":%llu,\"pid\":%u,\"addr\":%llu,\"node\":%u,\"rate_mhz\":%u,\"burst_ms\":%u,\"pages\":%u}\n" :
+		"cand epoch %llu pid %u addr 0x%llx node %u rate_mhz %u burst_ms %u pages %u\n";
 	u32 i;
 
 	for (i = 0; i < n; i++)
 		printf(fmt, (unsigned long long)seq, c[i].pid,
 		       (unsigned long long)c[i].addr, c[i].node, c[i].rate,
-		       c[i].burst_ms);
+		       c[i].burst_ms, c[i].pages);
 	fflush(stdout);
 }
 

@@ -37,17 +37,28 @@ static int by_page(const void *pa, const void *pb)
 	return 0;
 }
 
+/* The start of the (huge) page @c is on: its sightings' common address. */
+static uint64_t page_start(const struct promote_cand *c, uint64_t page_bytes)
+{
+	uint64_t span = page_bytes * promote_pages(c);
+
+	/* huge pages are a power of two of base pages, aligned as large */
+	if (!page_bytes || span / page_bytes != promote_pages(c) ||
+	    (span & (span - 1)))
+		span = page_bytes;
+	return span ? c->addr & ~(span - 1) : c->addr;
+}
+
 size_t promote_pick(struct promote_cand *c, size_t n, uint32_t rate_min_mhz,
 		    uint32_t burst_min_ms, uint64_t page_bytes)
 {
-	uint64_t mask = page_bytes ? ~(page_bytes - 1) : ~0ULL;
 	size_t i, kept = 0;
 
 	for (i = 0; i < n; i++) {
 		if (c[i].rate_mhz < rate_min_mhz || c[i].burst_ms < burst_min_ms)
 			continue;
 		c[kept] = c[i];
-		c[kept].addr &= mask;
+		c[kept].addr = page_start(&c[i], page_bytes);
 		kept++;
 	}
 	/* a page seen twice in the epoch: keep its hottest sighting */
@@ -64,11 +75,11 @@ size_t promote_pick(struct promote_cand *c, size_t n, uint32_t rate_min_mhz,
 	return kept;
 }
 
-int promote_budget(struct promote_bucket *b, double now_s, double rate_pps,
-		   double max_tokens, uint64_t *pages)
+int promote_refill(struct promote_bucket *b, double now_s, double rate_pps,
+		   double max_tokens)
 {
-	if (!b || !pages || !isfinite(now_s) || !isfinite(rate_pps) ||
-	    rate_pps <= 0 || !isfinite(max_tokens) || max_tokens < 1)
+	if (!b || !isfinite(now_s) || !isfinite(rate_pps) || rate_pps <= 0 ||
+	    !isfinite(max_tokens) || max_tokens < 1)
 		return -EINVAL;
 	if (!b->primed) {
 		/* a fresh agent may use one full epoch's worth at once */
@@ -81,15 +92,23 @@ int promote_budget(struct promote_bucket *b, double now_s, double rate_pps,
 	}
 	if (b->tokens > max_tokens)
 		b->tokens = max_tokens;
-	*pages = (uint64_t)floor(b->tokens);
+	b->depth = max_tokens;
 	return 0;
 }
 
-void promote_spend(struct promote_bucket *b, uint64_t n)
+size_t promote_take(struct promote_bucket *b, const struct promote_cand *c,
+		    size_t n)
 {
-	b->tokens -= (double)n;
-	if (b->tokens < 0)
-		b->tokens = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		double cost = promote_pages(&c[i]);
+
+		if (b->tokens < (cost < b->depth ? cost : b->depth))
+			break;
+		b->tokens -= cost;
+	}
+	return i;
 }
 
 uint64_t promote_room(uint64_t free_bytes, uint64_t free_min_kib,
@@ -117,9 +136,9 @@ size_t promote_fit(struct promote_cand *c, size_t n, const int *to,
 		int dest = promote_dest(c[i].node, to, nnodes);
 
 		if (dest >= 0) {
-			if (!room[dest])
+			if (room[dest] < promote_pages(&c[i]))
 				continue;
-			room[dest]--;
+			room[dest] -= promote_pages(&c[i]);
 		}
 		c[kept++] = c[i];
 	}

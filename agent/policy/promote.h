@@ -9,6 +9,8 @@
  * that pass the chosen policy's thresholds, one entry per page, hottest
  * first, and moves at most what the cost model's rate cap allows: a token
  * bucket of rate_cap_pps pages per second holding at most one epoch's worth.
+ * A huge page (THP, or a large folio) moves whole: it counts as all its
+ * base pages, for the cap and for the room on its destination.
  *
  * Functions return 0 or a negative errno; none prints.
  */
@@ -22,11 +24,19 @@ struct promote_cand {
 	uint64_t addr;			/* user virtual address */
 	uint32_t pid, node;		/* process, the far node it is on */
 	uint32_t rate_mhz, burst_ms;
+	uint32_t pages;			/* base pages it moves as (0: 1) */
 };
+
+/* The base pages @c moves as. */
+static inline uint32_t promote_pages(const struct promote_cand *c)
+{
+	return c->pages ? c->pages : 1;
+}
 
 /*
  * Keeps in @c[0..n) the candidates with rate >= @rate_min_mhz and burst >=
- * @burst_min_ms, one per (pid, page of @page_bytes), the hottest first
+ * @burst_min_ms, one per (pid, page of @page_bytes, or the huge page it
+ * is part of), the hottest first
  * (then by pid and address, so the order is deterministic). Returns how
  * many are kept; the entries beyond are left in unspecified order.
  */
@@ -34,21 +44,30 @@ size_t promote_pick(struct promote_cand *c, size_t n, uint32_t rate_min_mhz,
 		    uint32_t burst_min_ms, uint64_t page_bytes);
 
 struct promote_bucket {
-	double tokens;			/* pages that may move now */
+	double tokens;			/* pages that may move now; below
+					 * 0: a huge page's debt */
+	double depth;			/* the most it holds */
 	double at;			/* time of the last refill, s */
 	int primed;			/* at is valid */
 };
 
 /*
- * Refills @b at @rate_pps (> 0) up to @max_tokens for the time since the
- * last call (@now_s, monotonic seconds) and returns how many whole pages
- * may move now. -EINVAL for bad figures.
+ * Refills @b at @rate_pps (> 0) up to @max_tokens (>= 1) for the time
+ * since the last call (@now_s, monotonic seconds); the first call fills
+ * it. -EINVAL for bad figures.
  */
-int promote_budget(struct promote_bucket *b, double now_s, double rate_pps,
-		   double max_tokens, uint64_t *pages);
+int promote_refill(struct promote_bucket *b, double now_s, double rate_pps,
+		   double max_tokens);
 
-/* Spends @n pages of @b (after they moved, or were tried). */
-void promote_spend(struct promote_bucket *b, uint64_t n);
+/*
+ * How many of @c[0..n), in their order, @b's tokens pay for, spent: each
+ * costs its base pages' tokens and needs as many, or a full bucket where
+ * it has more, leaving the rest as debt, as the module's gate does
+ * (kmod/core.c), so that a huge page can move under a cap smaller than
+ * it and the cap holds on average. The first it cannot pay for stops it.
+ */
+size_t promote_take(struct promote_bucket *b, const struct promote_cand *c,
+		    size_t n);
 
 /*
  * Pages a node with @free_bytes free may take before it is down to
@@ -63,7 +82,7 @@ int promote_dest(uint32_t node, const int *to, int nnodes);
 /*
  * Keeps, of @c[0..n) in their order, those whose destination still has
  * room: @to[node] is the node a page on @node goes to, @room[dest] the
- * pages it may take, spent as pages are kept. A page on a node outside
+ * base pages it may take, spent as pages are kept. A page on a node outside
  * [0, @nnodes) or without a destination is kept (moving it fails, and is
  * counted as such). Returns how many are kept, at the front in order.
  */

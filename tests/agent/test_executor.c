@@ -152,12 +152,19 @@ static void teardown(void)
 	executor_close(x);
 }
 
-static void add(uint32_t pid, uint64_t addr, uint32_t rate_mhz)
+static void add_pages(uint32_t pid, uint64_t addr, uint32_t rate_mhz,
+		      uint32_t pages)
 {
 	struct promote_cand c = { .addr = addr, .pid = pid, .node = 1,
-				  .rate_mhz = rate_mhz, .burst_ms = 10 };
+				  .rate_mhz = rate_mhz, .burst_ms = 10,
+				  .pages = pages };
 
 	executor_add(x, &c, 1);
+}
+
+static void add(uint32_t pid, uint64_t addr, uint32_t rate_mhz)
+{
+	add_pages(pid, addr, rate_mhz, 1);
 }
 
 START_TEST(all_move)
@@ -219,6 +226,36 @@ START_TEST(absent_pages_and_gone_processes_fail)
 }
 END_TEST
 
+/*
+ * A huge page moves whole: counted as its 512 base pages, moved or not,
+ * and under a cap of 600 pages an epoch two of them do not both go.
+ */
+START_TEST(a_huge_page_counts_its_pages)
+{
+	struct exec_totals t;
+
+	page_at(512 * PG, 1, 0);
+	page_at(1024 * PG, 1, 0);
+	page_at(1536 * PG, 1, 1);
+	add_pages(7, 512 * PG + 9 * PG, 3000, 512);
+	add_pages(7, 1024 * PG, 2000, 512);
+	ck_assert_int_eq(executor_run(x, 0, 0, 0, 600, 1.0, 1.0), 0);
+	executor_take(x, &t);
+	ck_assert_uint_eq(t.moved, 512);
+	ck_assert_uint_eq(t.tried, 512);
+	ck_assert_uint_eq(t.over_budget, 1);
+	ck_assert_double_eq_tol(t.rate_sum_hz, 3.0, 1e-9);
+	ck_assert_int_eq(pt[0].node, 0);
+	ck_assert_int_eq(pt[1].node, 1);
+	/* one that stays: all its pages failed */
+	add_pages(7, 1536 * PG, 3000, 512);
+	ck_assert_int_eq(executor_run(x, 0, 0, 0, 0, 1.0, 2.0), 0);
+	executor_take(x, &t);
+	ck_assert_uint_eq(t.failed, 512);
+	ck_assert_uint_eq(t.moved, 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("executor");
@@ -228,6 +265,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, all_move);
 	tcase_add_test(tc, partial_failure_counts_the_pages_that_moved);
 	tcase_add_test(tc, absent_pages_and_gone_processes_fail);
+	tcase_add_test(tc, a_huge_page_counts_its_pages);
 	suite_add_tcase(s, tc);
 	return s;
 }

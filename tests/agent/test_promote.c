@@ -40,33 +40,84 @@ START_TEST(pick_filters_dedups_sorts)
 }
 END_TEST
 
+/* A huge page's sightings at different addresses are one page. */
+START_TEST(pick_dedups_a_huge_page)
+{
+	struct promote_cand c[] = {
+		{ .pid = 7, .addr = 512 * PG + 3 * PG, .rate_mhz = 900, .pages = 512 },
+		{ .pid = 7, .addr = 512 * PG + 200 * PG, .rate_mhz = 700, .pages = 512 },
+		{ .pid = 7, .addr = 513 * PG, .rate_mhz = 800 },
+		/* not a power of two: its base page, not a span */
+		{ .pid = 7, .addr = 2048 * PG + 5 * PG, .rate_mhz = 600, .pages = 3 },
+	};
+
+	ck_assert_uint_eq(promote_pick(c, 4, 0, 0, PG), 3);
+	ck_assert_uint_eq(c[0].addr, 512 * PG);
+	ck_assert_uint_eq(c[0].rate_mhz, 900);
+	ck_assert_uint_eq(c[1].addr, 513 * PG);
+	ck_assert_uint_eq(c[2].addr, 2053 * PG);
+}
+END_TEST
+
+static struct promote_cand of(uint32_t pages)
+{
+	return (struct promote_cand){ .pages = pages };
+}
+
 START_TEST(budget_is_a_token_bucket)
 {
 	struct promote_bucket b = { 0 };
-	uint64_t n;
+	struct promote_cand c[200];
+	size_t i;
 
+	for (i = 0; i < 200; i++)
+		c[i] = of(i % 2);	/* 0: one page too */
 	/* primed full: one epoch's worth (100 pages) */
-	ck_assert_int_eq(promote_budget(&b, 10.0, 100.0, 100.0, &n), 0);
-	ck_assert_uint_eq(n, 100);
-	promote_spend(&b, 80);
-	ck_assert_int_eq(promote_budget(&b, 10.0, 100.0, 100.0, &n), 0);
-	ck_assert_uint_eq(n, 20);
+	ck_assert_int_eq(promote_refill(&b, 10.0, 100.0, 100.0), 0);
+	ck_assert_uint_eq(promote_take(&b, c, 80), 80);
+	ck_assert_uint_eq(promote_take(&b, c, 200), 20);
 	/* 0.25 s at 100/s: 25 more */
-	ck_assert_int_eq(promote_budget(&b, 10.25, 100.0, 100.0, &n), 0);
-	ck_assert_uint_eq(n, 45);
+	ck_assert_int_eq(promote_refill(&b, 10.25, 100.0, 100.0), 0);
+	ck_assert_uint_eq(promote_take(&b, c, 200), 25);
 	/* a long pause fills it only to the cap */
-	ck_assert_int_eq(promote_budget(&b, 100.0, 100.0, 100.0, &n), 0);
-	ck_assert_uint_eq(n, 100);
-	promote_spend(&b, 500);
-	ck_assert_int_eq(promote_budget(&b, 100.0, 100.0, 100.0, &n), 0);
-	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(promote_refill(&b, 100.0, 100.0, 100.0), 0);
+	ck_assert_uint_eq(promote_take(&b, c, 200), 100);
 	/* time going backwards adds nothing */
-	ck_assert_int_eq(promote_budget(&b, 50.0, 100.0, 100.0, &n), 0);
-	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(promote_refill(&b, 50.0, 100.0, 100.0), 0);
+	ck_assert_uint_eq(promote_take(&b, c, 200), 0);
 
-	ck_assert_int_eq(promote_budget(&b, 1.0, 0.0, 100.0, &n), -EINVAL);
-	ck_assert_int_eq(promote_budget(&b, NAN, 1.0, 100.0, &n), -EINVAL);
-	ck_assert_int_eq(promote_budget(&b, 1.0, 1.0, 0.5, &n), -EINVAL);
+	ck_assert_int_eq(promote_refill(&b, 1.0, 0.0, 100.0), -EINVAL);
+	ck_assert_int_eq(promote_refill(&b, NAN, 1.0, 100.0), -EINVAL);
+	ck_assert_int_eq(promote_refill(&b, 1.0, 1.0, 0.5), -EINVAL);
+}
+END_TEST
+
+/*
+ * A huge page costs all its base pages: under a cap smaller than it, it
+ * needs a full bucket and leaves debt, which the refills pay off before
+ * anything else moves; it goes in order, so pages after it wait too.
+ */
+START_TEST(a_huge_page_costs_its_pages)
+{
+	struct promote_bucket b = { 0 };
+	struct promote_cand c[] = { of(1), of(512), of(1) };
+
+	ck_assert_int_eq(promote_refill(&b, 0.0, 100.0, 100.0), 0);
+	ck_assert_uint_eq(promote_take(&b, c, 3), 1);		/* 99 left */
+	ck_assert_uint_eq(promote_take(&b, c + 1, 2), 0);	/* not full */
+	ck_assert_int_eq(promote_refill(&b, 1.0, 100.0, 100.0), 0);
+	ck_assert_uint_eq(promote_take(&b, c + 1, 2), 1);	/* 100 - 512 */
+	ck_assert_double_eq_tol(b.tokens, -412.0, 1e-9);
+	/* 4 s pay the debt back, the fifth brings one page's worth and more */
+	ck_assert_int_eq(promote_refill(&b, 5.0, 100.0, 100.0), 0);
+	ck_assert_uint_eq(promote_take(&b, c + 2, 1), 0);
+	ck_assert_int_eq(promote_refill(&b, 5.2, 100.0, 100.0), 0);
+	ck_assert_uint_eq(promote_take(&b, c + 2, 1), 1);
+	/* under a cap larger than it: its pages, as any page's */
+	b = (struct promote_bucket){ 0 };
+	ck_assert_int_eq(promote_refill(&b, 0.0, 1000.0, 1000.0), 0);
+	ck_assert_uint_eq(promote_take(&b, c, 3), 3);
+	ck_assert_double_eq_tol(b.tokens, 1000.0 - 514.0, 1e-9);
 }
 END_TEST
 
@@ -111,15 +162,35 @@ START_TEST(fit_spends_each_destinations_room)
 }
 END_TEST
 
+/* A huge page needs room for all its base pages. */
+START_TEST(fit_counts_a_huge_pages_room)
+{
+	static const int to[] = { 0, 0 };
+	struct promote_cand c[] = {
+		{ .addr = 1, .node = 1, .pages = 512 },
+		{ .addr = 2, .node = 1 },
+		{ .addr = 3, .node = 1, .pages = 512 },
+	};
+	uint64_t room[] = { 600, 0 };
+
+	ck_assert_uint_eq(promote_fit(c, 3, to, 2, room), 2);
+	ck_assert_uint_eq(c[1].addr, 2);
+	ck_assert_uint_eq(room[0], 600 - 513);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("promote");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, pick_filters_dedups_sorts);
+	tcase_add_test(tc, pick_dedups_a_huge_page);
 	tcase_add_test(tc, budget_is_a_token_bucket);
+	tcase_add_test(tc, a_huge_page_costs_its_pages);
 	tcase_add_test(tc, room_is_free_memory_above_the_floor);
 	tcase_add_test(tc, fit_spends_each_destinations_room);
+	tcase_add_test(tc, fit_counts_a_huge_pages_room);
 	suite_add_tcase(s, tc);
 	return s;
 }

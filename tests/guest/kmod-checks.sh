@@ -170,8 +170,17 @@ if want telemetry; then
 		END { exit !(n && !bad) }' /tmp/watch.txt &&
 		grep -q '^  node 1 faults [1-9]' /tmp/watch.txt &&
 		pass telemetry-epochs || fail telemetry-epochs "no epoch summary with far faults"
-	grep -q "^cand epoch [0-9]* pid $fpid addr 0x[0-9a-f]* node 1 " /tmp/watch.txt &&
+	grep -q "^cand epoch [0-9]* pid $fpid addr 0x[0-9a-f]* node 1 .* pages 1$" /tmp/watch.txt &&
 		pass telemetry-candidates || fail telemetry-candidates "no candidate from pid $fpid"
+	# a huge page's candidate says it moves as its 512 base pages (the
+	# agent's executor counts them for room and for the rate cap)
+	farmem --thp --pages 4096 --hot 4096 --seconds 5 >/tmp/thp-cands.txt &
+	fpid=$!
+	timeout 60 indigoctl watch 3 >/tmp/watch.txt
+	wait $fpid
+	grep -q "^cand epoch [0-9]* pid $fpid addr 0x[0-9a-f]* node 1 .* pages 512$" /tmp/watch.txt &&
+		pass telemetry-huge-page-candidates ||
+		fail telemetry-huge-page-candidates "none of 512 pages from pid $fpid: $(head -n 1 /tmp/thp-cands.txt); $(grep -c '^cand' /tmp/watch.txt) candidates"
 fi
 
 if want netlink; then

@@ -142,6 +142,7 @@ enum indigo_cand_attr {
 	INDIGO_CAND_A_RATE,		/* u32, mHz */
 	INDIGO_CAND_A_BURST,		/* u32, ms */
 	INDIGO_CAND_A_PAD,
+	INDIGO_CAND_A_PAGES,		/* u32: base pages it moves as (absent: 1) */
 	__INDIGO_CAND_A_MAX
 };
 
