@@ -478,6 +478,20 @@ static void check_header(struct parse *ps, const char *line)
 			snprintf(known + strlen(known), sizeof(known) - strlen(known),
 				 "%s%s", i ? ", " : "", sections[i]);
 		fail(ps, ps->lineno, s, "unknown section (known: %s)", known);
+		return;
+	}
+	/* inih drops whatever follows the ']': "[agent] epoch_ms = 5" */
+	for (p = end + 1; isspace((unsigned char)*p); p++)
+		;
+	if (*p && *p != ';') {
+		char s[SHOW_MAX + 3], rest[SHOW_MAX + 1];
+
+		show(s, sizeof(s) - 1, name);
+		strcat(s, "]");
+		show(rest, sizeof(rest), p);
+		fail(ps, ps->lineno, s,
+		     "\"%s\" after the section header (one key = value per line)",
+		     rest);
 	}
 }
 

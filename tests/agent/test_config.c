@@ -348,6 +348,11 @@ static const struct {
 	  "indigod.conf:2: gpu_nodes: unknown key" },
 	{ "[agent]\nmodel_key = pid\n",
 	  "indigod.conf:2: model_key: \"pid\" is not one of fixed, cgroup, comm" },
+	/* inih ignores what follows a header's ']': the key would be lost */
+	{ "[agent] epoch_ms = 100\n",
+	  "indigod.conf:1: [agent]: \"epoch_ms = 100\" after the section header (one key = value per line)" },
+	{ "[link]\nbandwidth_gbps = 40\n[agent]]\n",
+	  "indigod.conf:3: [agent]: \"]\" after the section header (one key = value per line)" },
 };
 
 START_TEST(bad_structure_case)
@@ -368,6 +373,9 @@ START_TEST(indented_first_key_ok)
 	/* indented comments and CRLF line ends are fine */
 	expect_ok("[agent]\r\nepoch_ms = 400\r\n  ; note\r\n", &c);
 	ck_assert_uint_eq(c.agent.epoch_ms, 400);
+	/* and so is a comment after a section header */
+	expect_ok("[agent] ; the agent\nepoch_ms = 500\n[link];x\r\n", &c);
+	ck_assert_uint_eq(c.agent.epoch_ms, 500);
 }
 END_TEST
 
