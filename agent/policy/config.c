@@ -424,6 +424,11 @@ static int handler(void *user, const char *section, const char *name,
 		return 1;
 	}
 	ps->have_prev = true;
+	/* "= 5": inih hands over an empty name, which a message cannot show */
+	if (!*name) {
+		fail(ps, line, "line", "no key before the '='");
+		return 1;
+	}
 	if (!*section) {
 		fail(ps, line, what, "key outside a section");
 		return 1;
@@ -765,8 +770,9 @@ static int apply_one(struct parse *ps, const char *set, int nr)
 	if (!trimmed(eq + 1, eq + strlen(eq), value, sizeof(value)))
 		return fail(ps, nr, name, "value is too long");
 	dot = strchr(name, '.');
-	if (!dot)
-		return fail(ps, nr, name, "expected section.key=value");
+	if (!dot)	/* "=5" has no name to show: the whole argument */
+		return fail(ps, nr, *name ? name : s,
+			    "expected section.key=value");
 	name[dot - name] = '\0';
 	if (!known_section(name)) {
 		name[dot - name] = '.';
