@@ -51,6 +51,19 @@ static double wsum_ess(const struct wsum *ws)
 	return ws->w2 > 0.0 ? ws->w * ws->w / ws->w2 : 0.0;
 }
 
+/*
+ * Finite inputs can still overflow: a propensity of 1e-310, which (0, 1]
+ * admits, makes a weight infinite, and the estimate NaN. Writes @r to
+ * @out only when every figure is finite.
+ */
+static int result(const struct ope_result *r, struct ope_result *out)
+{
+	if (!isfinite(r->value) || !isfinite(r->se) || !isfinite(r->ess))
+		return -ERANGE;
+	*out = *r;
+	return 0;
+}
+
 static bool sample_ok(const struct ope_sample *s)
 {
 	return isfinite(s->propensity) && s->propensity > 0.0 &&
@@ -88,6 +101,7 @@ int ope_ips(const struct ope_sample *s, size_t n, const struct ope_policy *pi,
 {
 	struct moments m = { 0 };
 	struct wsum ws = { 0 };
+	struct ope_result r;
 	size_t i;
 	double w;
 
@@ -99,11 +113,11 @@ int ope_ips(const struct ope_sample *s, size_t n, const struct ope_policy *pi,
 		moments_add(&m, w * s[i].reward);
 		wsum_add(&ws, w);
 	}
-	out->value = m.mean;
-	out->se = moments_se(&m);
-	out->ess = wsum_ess(&ws);
-	out->n = n;
-	return 0;
+	r.value = m.mean;
+	r.se = moments_se(&m);
+	r.ess = wsum_ess(&ws);
+	r.n = n;
+	return result(&r, out);
 }
 
 int ope_snips(const struct ope_sample *s, size_t n, const struct ope_policy *pi,
@@ -111,6 +125,7 @@ int ope_snips(const struct ope_sample *s, size_t n, const struct ope_policy *pi,
 {
 	double swr = 0.0, sw2r = 0.0, sw2r2 = 0.0, w, v, var;
 	struct wsum ws = { 0 };
+	struct ope_result res;
 	size_t i;
 
 	if (!args_ok(s, n, pi, out))
@@ -134,11 +149,11 @@ int ope_snips(const struct ope_sample *s, size_t n, const struct ope_policy *pi,
 	 * expansion a hair below 0.
 	 */
 	var = sw2r2 - 2.0 * v * sw2r + v * v * ws.w2;
-	out->value = v;
-	out->se = var > 0.0 ? sqrt(var) / ws.w : 0.0;
-	out->ess = wsum_ess(&ws);
-	out->n = n;
-	return 0;
+	res.value = v;
+	res.se = var > 0.0 ? sqrt(var) / ws.w : 0.0;
+	res.ess = wsum_ess(&ws);
+	res.n = n;
+	return result(&res, out);
 }
 
 /* What DR needs from the callbacks for one sample. */
@@ -182,6 +197,7 @@ int ope_dr(const struct ope_sample *s, size_t n, unsigned int nactions,
 	struct moments mo = { 0 };
 	struct wsum ws = { 0 };
 	struct dr_parts dp = { 0 };
+	struct ope_result r;
 	size_t i;
 	double w;
 
@@ -195,11 +211,11 @@ int ope_dr(const struct ope_sample *s, size_t n, unsigned int nactions,
 		moments_add(&mo, dp.dm + w * (s[i].reward - dp.rhat_logged));
 		wsum_add(&ws, w);
 	}
-	out->value = mo.mean;
-	out->se = moments_se(&mo);
-	out->ess = wsum_ess(&ws);
-	out->n = n;
-	return 0;
+	r.value = mo.mean;
+	r.se = moments_se(&mo);
+	r.ess = wsum_ess(&ws);
+	r.n = n;
+	return result(&r, out);
 }
 
 int ope_fit_action_means(const struct ope_sample *s, size_t n,
@@ -230,6 +246,10 @@ int ope_fit_action_means(const struct ope_sample *s, size_t n,
 	for (a = 0; a < nactions; a++)
 		if (isnan(mean[a]))
 			mean[a] = all;
+	/* rewards near DBL_MAX of both signs overflow the running means */
+	for (a = 0; a < nactions; a++)
+		if (!isfinite(mean[a]))
+			return -ERANGE;
 	return 0;
 }
 

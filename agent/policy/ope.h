@@ -60,6 +60,8 @@ struct ope_result {
 /*
  * -EINVAL: n == 0, a propensity outside (0, 1] or not finite, a reward not
  * finite, pi or rhat returning something not finite (or pi outside [0, 1]).
+ * -ERANGE: the estimate overflowed (a weight pi/p or a reward so large that
+ * value, se or ess is not finite); @out is then untouched.
  */
 int ope_ips(const struct ope_sample *s, size_t n, const struct ope_policy *pi,
 	    struct ope_result *out);
@@ -78,7 +80,8 @@ int ope_dr(const struct ope_sample *s, size_t n, unsigned int nactions,
 
 /*
  * The simplest reward model: each action's mean logged reward (the overall
- * mean for an action never logged), into @mean[nactions]. -EINVAL as above.
+ * mean for an action never logged), into @mean[nactions]. -EINVAL as above,
+ * -ERANGE when a mean overflowed.
  * Use it with ope_action_mean_predict and user = @mean.
  */
 int ope_fit_action_means(const struct ope_sample *s, size_t n,

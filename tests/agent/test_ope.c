@@ -389,6 +389,43 @@ START_TEST(invalid_input)
 }
 END_TEST
 
+/*
+ * Every input valid, the sums not: a propensity of 1e-310 is in (0, 1] but
+ * its weight is infinite; rewards of +-1e308 overflow the running means.
+ * An error, never a NaN or infinite estimate, and @out untouched.
+ */
+START_TEST(overflow)
+{
+	struct ope_sample s[] = {
+		{ .action = 0, .propensity = 1e-310, .reward = 1 },
+		{ .action = 0, .propensity = 0.5, .reward = 0 },
+	};
+	struct ope_policy pi = { .prob = pi_zero };
+	struct ope_model m = { .predict = ope_action_mean_predict };
+	struct ope_result r = { .value = 42 };
+	double mean[3];
+
+	ck_assert_int_eq(ope_ips(s, 2, &pi, &r), -ERANGE);
+	ck_assert_int_eq(ope_snips(s, 2, &pi, &r), -ERANGE);
+	ck_assert_int_eq(ope_fit_action_means(s, 2, 2, mean), 0);
+	m.user = mean;
+	ck_assert_int_eq(ope_dr(s, 2, 2, &pi, &m, &r), -ERANGE);
+	ck_assert(r.value == 42);
+	/* weights of 1e200: finite, their squares in SNIPS's ess are not */
+	s[0].propensity = 1e-200;
+	ck_assert_int_eq(ope_snips(s, 2, &pi, &r), -ERANGE);
+	ck_assert(r.value == 42);
+	/* finite weights and rewards whose spread overflows */
+	s[0].propensity = 1;
+	s[0].reward = 1e308;
+	s[1].propensity = 1;
+	s[1].reward = -1e308;
+	ck_assert_int_eq(ope_ips(s, 2, &pi, &r), -ERANGE);
+	s[1].action = 1;
+	ck_assert_int_eq(ope_fit_action_means(s, 2, 3, mean), -ERANGE);
+}
+END_TEST
+
 /* The target never takes a logged action: SNIPS has nothing to go on. */
 static double pi_two(void *user, const double *x, size_t d, unsigned int a)
 {
@@ -435,6 +472,7 @@ static Suite *ope_suite(void)
 	tcase_add_test(tc, dr_beats_ips);
 	tcase_add_test(tc, invalid_input);
 	tcase_add_test(tc, no_overlap);
+	tcase_add_test(tc, overflow);
 	suite_add_tcase(s, tc);
 	return s;
 }
