@@ -103,6 +103,16 @@ static void arm_name(const struct act_grid *grid, unsigned int arm, char *buf,
 		snprintf(buf, len, "arm %u (not in the default grid)", arm);
 }
 
+/* @v, or null where its estimator had none (@err) */
+static void estimate(struct json_object *o, const char *key, int err,
+		     double v)
+{
+	if (err)
+		json_object_object_add(o, key, NULL);
+	else
+		ctl_add(o, key, json_object_new_double(v));
+}
+
 static struct json_object *arm_json(const struct log *g,
 				    const struct act_grid *grid,
 				    unsigned int arm, const double *mean)
@@ -112,14 +122,18 @@ static struct json_object *arm_json(const struct log *g,
 			       .user = (void *)mean };
 	struct ope_result ips, snips, dr;
 	struct json_object *o;
-	int no_snips;
+	int no_ips, no_snips, no_dr;
 	char name[64];
 
 	/* an arm the log never took has no self-normalised estimate (its
-	 * weights sum to 0), the others still hold: a row all the same */
+	 * weights sum to 0), and a log whose weights overflow (a tiny
+	 * propensity) none that is finite: null there, a row all the same */
+	no_ips = ope_ips(g->s, g->n, &pi, &ips);
 	no_snips = ope_snips(g->s, g->n, &pi, &snips);
-	if (ope_ips(g->s, g->n, &pi, &ips) || (no_snips && no_snips != -EDOM) ||
-	    ope_dr(g->s, g->n, g->nactions, &pi, &m, &dr))
+	no_dr = ope_dr(g->s, g->n, g->nactions, &pi, &m, &dr);
+	if ((no_ips && no_ips != -ERANGE) ||
+	    (no_snips && no_snips != -EDOM && no_snips != -ERANGE) ||
+	    (no_dr && no_dr != -ERANGE))
 		return NULL;
 	o = json_object_new_object();
 	if (!o)
@@ -127,12 +141,11 @@ static struct json_object *arm_json(const struct log *g,
 	arm_name(grid, arm, name, sizeof(name));
 	ctl_add_u64(o, "arm", arm);
 	ctl_add_str(o, "thresholds", name);
-	ctl_add(o, "ips", json_object_new_double(ips.value));
-	json_object_object_add(o, "snips", no_snips ? NULL :	/* null */
-			       json_object_new_double(snips.value));
-	ctl_add(o, "dr", json_object_new_double(dr.value));
-	ctl_add(o, "dr_se", json_object_new_double(dr.se));
-	ctl_add(o, "ess", json_object_new_double(ips.ess));
+	estimate(o, "ips", no_ips, ips.value);
+	estimate(o, "snips", no_snips, snips.value);
+	estimate(o, "dr", no_dr, dr.value);
+	estimate(o, "dr_se", no_dr, dr.se);
+	estimate(o, "ess", no_ips, ips.ess);
 	return o;
 }
 

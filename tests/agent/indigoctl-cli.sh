@@ -58,6 +58,20 @@ assert e[0]["arm"] == 0 and e[0]["snips"] is None, e[0]
 assert all(x is not None for x in e) and abs(e[1]["snips"] - 0.5) < 1e-9, e[1]' "$dir/out17.json" &&
 	grep -Eq '^  0 +.* - ' "$dir/out17.txt" && pass eval-arm-never-taken ||
 	fail eval-arm-never-taken "$(head -c 600 "$dir/out17.txt")"
+# a propensity so small that its weight overflows (valid, in (0, 1]): that
+# arm's estimates are null, not NaN (which is not JSON), the others hold
+printf '%s\n' \
+	'{"epoch":1,"ts":1,"context":[1,0.5],"action":0,"propensity":1e-310,"reward":1,"learner":"x"}' \
+	'{"epoch":2,"ts":2,"context":[1,0.5],"action":1,"propensity":0.5,"reward":2,"learner":"x"}' \
+	>"$dir/tiny.jsonl"
+"$ctl" --json eval "$dir/tiny.jsonl" >"$dir/tiny.json"
+"$ctl" eval "$dir/tiny.jsonl" >"$dir/tiny.txt"
+python3 -c 'import json, sys
+e = json.load(open(sys.argv[1]))["estimates"]
+assert e[0]["arm"] == 0 and e[0]["ips"] is None and e[0]["dr"] is None, e[0]
+assert abs(e[1]["ips"] - 2) < 1e-9, e[1]' "$dir/tiny.json" &&
+	grep -Eq '^  0 +rate.* - +- +- +- +-$' "$dir/tiny.txt" && pass eval-overflowing-weights ||
+	fail eval-overflowing-weights "$(head -c 600 "$dir/tiny.json")"
 
 if "$ctl" eval "$dir/missing" 2>"$dir/err"; then
 	fail eval-missing "exit 0"
