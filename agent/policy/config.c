@@ -90,7 +90,8 @@ static const struct key keys[] = {
 	EKEY(agent, model_key, model_keys, "fixed"),
 	UKEY(agent, netlink_rcvbuf, K_U32, 4096, 1U << 30, "4194304"),
 	EKEY(link, source, sources, "fixed"),
-	DKEY(link, bandwidth_gbps, KF_LO_OPEN, 0, 10000, "100"),
+	/* 1 Mb/s at least: below, a page's transfer cost overflows */
+	DKEY(link, bandwidth_gbps, 0, 0.001, 10000, "100"),
 	DKEY(link, far_latency_ns, KF_LO_OPEN, 0, 1e7, "900"),
 	DKEY(link, local_latency_ns, KF_LO_OPEN, 0, 1e7, "100"),
 	PKEY(link, counter_path, KF_EMPTY_OK, ""),
