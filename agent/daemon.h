@@ -47,6 +47,8 @@ struct daemon {
 	const char *sets[MAX_SETS];
 	size_t nsets;
 	char app[APPKEY_MAX];		/* whose model is in use */
+	char app_fixed[APPKEY_MAX];	/* --app: the one of model_key fixed,
+					 * and the first of the others */
 	const char *sysfs;
 	unsigned int save_every;
 

@@ -346,11 +346,20 @@ static void link_try_open(struct daemon *d)
 	apply_policy(d);	/* after a reload the module is back in observe */
 }
 
+static void app_restart(struct daemon *d)
+{
+	snprintf(d->app, sizeof(d->app), "%s", d->app_fixed);
+	memset(&d->sw, 0, sizeof(d->sw));
+	snprintf(d->sw.cur, sizeof(d->sw.cur), "%s", d->app);
+	d->app_seen = false;
+	d->npids = 0;
+}
+
 static void reload(struct daemon *d)
 {
 	struct indigod_config cfg;
 	struct epoch_params p;
-	bool ns_changed, gpu_changed;
+	bool ns_changed, gpu_changed, key_changed;
 
 	sd_notify(0, "RELOADING=1");
 	logmsg(LOG_INFO, "SIGHUP: reloading %s", d->conf_path);
@@ -362,6 +371,7 @@ static void reload(struct daemon *d)
 	warn_unsupported(&cfg);
 	ns_changed = memcmp(&cfg.netscope, &d->cfg.netscope, sizeof(cfg.netscope));
 	gpu_changed = memcmp(&cfg.gpu, &d->cfg.gpu, sizeof(cfg.gpu));
+	key_changed = cfg.agent.model_key != d->cfg.agent.model_key;
 	/*
 	 * bandit.forget = auto follows reward.source: a new source with the
 	 * same [bandit] section still changes the learner's tuning.
@@ -369,9 +379,13 @@ static void reload(struct daemon *d)
 	if (cfg.agent.learner != d->cfg.agent.learner ||
 	    strcmp(cfg.agent.state_dir, d->cfg.agent.state_dir) ||
 	    memcmp(&cfg.bandit, &d->cfg.bandit, sizeof(cfg.bandit)) ||
-	    learner_forget(&cfg) != learner_forget(&d->cfg)) {
+	    learner_forget(&cfg) != learner_forget(&d->cfg) || key_changed) {
 		learner_stop(d);
 		d->cfg = cfg;
+		/* another key names applications anew: --app's model until
+		 * the first one is known (with fixed, for good) */
+		if (key_changed)
+			app_restart(d);
 		if (learner_start(d)) {
 			d->failed = true;
 			stop_sig = 1;
@@ -508,6 +522,7 @@ int main(int argc, char **argv)
 	       d.cfg.link.bandwidth_gbps, d.cfg.link.far_latency_ns,
 	       d.cfg.link.local_latency_ns);
 	warn_unsupported(&d.cfg);
+	snprintf(d.app_fixed, sizeof(d.app_fixed), "%s", d.app);
 	snprintf(d.sw.cur, sizeof(d.sw.cur), "%s", d.app);
 	if (executor_sync(&d) || learner_start(&d)) {
 		executor_close(d.ex);

@@ -190,10 +190,12 @@ grep -q 'kernel.numa_balancing is 0' /tmp/agent8.log &&
 # executor agent: the module denies the kernel's promotions and the agent
 # moves the hot pages itself; reward from farmem's progress; the model is
 # farmem's own (agent.model_key = comm). LinUCB learns while the heuristic
-# decides (warmup), so the run is repeatable and a model is saved.
+# decides (warmup), so the run is repeatable and a model is saved. The key
+# is in the file, for a reload to change.
 echo 0 >/tmp/progress
-indigod -c /tmp/indigod.conf --set bandit.warmup=1000 \
-	--set agent.executor=agent --set agent.model_key=comm \
+sed '/^\[agent\]/a model_key = comm' /tmp/indigod.conf >/tmp/indigod4.conf
+indigod -c /tmp/indigod4.conf --set bandit.warmup=1000 \
+	--set agent.executor=agent \
 	--set agent.status_path=/tmp/status.json \
 	--set agent.log_path=/tmp/decisions4.jsonl \
 	--set reward.source=progress --set reward.progress_path=/tmp/progress 2>/tmp/agent4.log &
@@ -216,6 +218,13 @@ awk -F'"reward":' 'NF > 1 { split($2, v, ","); r = v[1] + 0; n++
 	fail progress-reward "$(tail -n 2 /tmp/decisions4.jsonl)"
 grep -q 'application now farmem' /tmp/agent4.log && pass model-per-app ||
 	fail model-per-app "$(grep -m 3 application /tmp/agent4.log)"
+# reloaded with model_key fixed: back to --app's model (default), not on
+# with the last application's
+grep -q '"app":"farmem"' /tmp/status.json &&
+	sed -i 's/^model_key = comm$/model_key = fixed/' /tmp/indigod4.conf &&
+	kill -HUP $AG && sleep 2.5 && grep -q '"app":"default"' /tmp/status.json &&
+	pass reload-model-key-fixed ||
+	fail reload-model-key-fixed "$(grep -o '"app":"[^"]*"' /tmp/status.json)"
 kill -TERM $AG
 wait $AG
 ls /tmp/st/farmem-*.model >/dev/null 2>&1 && pass app-model-saved || fail app-model-saved "$(ls /tmp/st)"
