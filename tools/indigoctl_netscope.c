@@ -53,16 +53,46 @@ struct row {
 	int have_pol, have_ctl;
 };
 
-static void load_row(const struct ns_maps *m, const char *root, uint64_t cgid,
-		     struct row *r)
+/* 0, -ENOENT when the cgroup's entry went meanwhile, or -errno */
+static int load_row(const struct ns_maps *m, const char *root, uint64_t cgid,
+		    struct row *r)
 {
+	int ret;
+
 	memset(r, 0, sizeof(*r));
 	r->cgid = cgid;
+	ret = ns_stats_get(m, cgid, &r->st);
+	if (ret)
+		return ret;
 	if (!*root || ns_cgroup_path(root, cgid, r->path, sizeof(r->path)))
 		snprintf(r->path, sizeof(r->path), "(gone)");
-	ns_stats_get(m, cgid, &r->st);
 	r->have_pol = !ns_policy_get(m, cgid, &r->pol);
 	r->have_ctl = !ns_ctrl_get(m, cgid, &r->ctl);
+	return 0;
+}
+
+/*
+ * The cgroups with aggregates, each once, into @keys (NS_CGROUPS_MAX):
+ * how many, or -errno. An entry that the agent deletes under the walk
+ * sends it back to the first key (the kernel's next key of a missing
+ * one): those seen are skipped, and the walk gives up on a map changing
+ * faster than it can go.
+ */
+static int stats_keys(const struct ns_maps *m, uint64_t *keys)
+{
+	size_t n = 0, i, steps = 0;
+	uint64_t key;
+	int ret;
+
+	for (ret = ns_stats_next(m, NULL, &key);
+	     !ret && n < NS_CGROUPS_MAX && steps++ < 4 * NS_CGROUPS_MAX;
+	     ret = ns_stats_next(m, &key, &key)) {
+		for (i = 0; i < n && keys[i] != key; i++)
+			;
+		if (i == n)
+			keys[n++] = key;
+	}
+	return ret && ret != -ENOENT ? ret : (int)n;
 }
 
 static void json_str(const char *s)
@@ -165,10 +195,10 @@ static void print_link(const struct ns_maps *m)
 
 static int cmd_show(const struct ns_maps *m, int json)
 {
+	static uint64_t keys[NS_CGROUPS_MAX];
 	char root[PATH_MAX] = "";
-	uint64_t key;
 	struct row r;
-	int ret, n = 0;
+	int ret, err, i, n = 0;
 
 	ns_cgroup_root(root, sizeof(root));	/* none: ids without paths */
 	if (json) {
@@ -179,9 +209,15 @@ static int cmd_show(const struct ns_maps *m, int json)
 		       "flows", "srtt_us", "min_us", "sent_MB", "retrans", "ce",
 		       "sensitivity[95%]", "rate_Mbps", "cc");
 	}
-	for (ret = ns_stats_next(m, NULL, &key); !ret;
-	     ret = ns_stats_next(m, &key, &key)) {
-		load_row(m, root, key, &r);
+	ret = stats_keys(m, keys);
+	for (i = 0; i < ret; i++) {
+		err = load_row(m, root, keys[i], &r);
+		if (err == -ENOENT)
+			continue;	/* gone since the walk */
+		if (err) {
+			ret = err;
+			break;
+		}
 		if (json)
 			print_json(&r, !n);
 		else
@@ -190,7 +226,7 @@ static int cmd_show(const struct ns_maps *m, int json)
 	}
 	if (json)
 		printf("]\n");
-	return ret == -ENOENT ? 0 : fail("ns_cg_stats", ret);
+	return ret < 0 ? fail("ns_cg_stats", ret) : 0;
 }
 
 static int parse_num(const char *s, double scale, double max, double *v)

@@ -3,7 +3,8 @@
 # mounted over /sys/fs/bpf in a mount namespace of its own, so the maps of
 # a Netscope that runs on this host are never touched. Bad values are
 # refused before any map is, a directory off cgroup v2 is no cgroup, a
-# rate past 34 Gbit/s is kept whole, and --json parses. Needs root.
+# rate past 34 Gbit/s is kept whole, --json parses, and entries deleted
+# under the walk show no row twice. Needs root.
 #
 # Usage: indigoctl-netscope.sh PATH/TO/indigoctl
 set -euo pipefail
@@ -85,5 +86,36 @@ assert abs(r["sensitivity"] - 0.5) < 1e-9, r
 PY
 then pass rate-40-gbit-json
 else fail rate-40-gbit-json "$(cat "$dir/out.json")"; fi
+
+# Rows while entries come and go under the walk, as the agent adds and
+# drops cgroups: a deleted key sends the kernel's walk back to the first
+# key, and no cgroup may show twice.
+python3 - "$st" "$pin/ns_cg_stats" "$dir" <<'PY'
+import struct, sys
+st, m, d = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+val = " ".join(["0"] * st)
+key = lambda i: " ".join(str(b) for b in struct.pack("<Q", 1 << 40 | i))
+with open(d + "/fill", "w") as f:
+    for i in range(400):
+        print(f"map update pinned {m} key {key(i)} value {val}", file=f)
+with open(d + "/churn", "w") as f:
+    for _ in range(1500):
+        for i in range(0, 400, 7):
+            print(f"map delete pinned {m} key {key(i)}", file=f)
+        for i in range(0, 400, 7):
+            print(f"map update pinned {m} key {key(i)} value {val}", file=f)
+PY
+bpftool batch file "$dir/fill" >/dev/null
+bpftool batch file "$dir/churn" >/dev/null &
+churn=$!
+walks=0 dups=0
+while kill -0 $churn 2>/dev/null || [ $walks -lt 5 ]; do
+	n=$("$ctl" --json netscope | grep -o '"cgroup_id":[0-9]*' | sort | uniq -d | wc -l)
+	[ "$n" = 0 ] || dups=$((dups + 1))
+	walks=$((walks + 1))
+done
+wait $churn
+[ $dups = 0 ] && pass rows-once-under-churn ||
+	fail rows-once-under-churn "duplicate rows in $dups of $walks walks"
 
 exit $failed
