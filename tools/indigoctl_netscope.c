@@ -71,30 +71,6 @@ static int load_row(const struct ns_maps *m, const char *root, uint64_t cgid,
 	return 0;
 }
 
-/*
- * The cgroups with aggregates, each once, into @keys (NS_CGROUPS_MAX):
- * how many, or -errno. An entry that the agent deletes under the walk
- * sends it back to the first key (the kernel's next key of a missing
- * one): those seen are skipped, and the walk gives up on a map changing
- * faster than it can go.
- */
-static int stats_keys(const struct ns_maps *m, uint64_t *keys)
-{
-	size_t n = 0, i, steps = 0;
-	uint64_t key;
-	int ret;
-
-	for (ret = ns_stats_next(m, NULL, &key);
-	     !ret && n < NS_CGROUPS_MAX && steps++ < 4 * NS_CGROUPS_MAX;
-	     ret = ns_stats_next(m, &key, &key)) {
-		for (i = 0; i < n && keys[i] != key; i++)
-			;
-		if (i == n)
-			keys[n++] = key;
-	}
-	return ret && ret != -ENOENT ? ret : (int)n;
-}
-
 static void json_str(const char *s)
 {
 	putchar('"');
@@ -209,7 +185,7 @@ static int cmd_show(const struct ns_maps *m, int json)
 		       "flows", "srtt_us", "min_us", "sent_MB", "retrans", "ce",
 		       "sensitivity[95%]", "rate_Mbps", "cc");
 	}
-	ret = stats_keys(m, keys);
+	ret = ns_stats_keys(m, keys);
 	for (i = 0; i < ret; i++) {
 		err = load_row(m, root, keys[i], &r);
 		if (err == -ENOENT)

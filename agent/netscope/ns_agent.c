@@ -37,6 +37,7 @@ struct ns_agent {
 	uint32_t owner;			/* names its ns_policy entries */
 	int last_ret;			/* the last interval's result */
 	const char *last_why;
+	uint64_t keys[NS_CGROUPS_MAX];	/* measure_link()'s */
 };
 
 void ns_agent_defaults(struct ns_agent_opts *o, double capacity_mbit)
@@ -250,12 +251,18 @@ static int measure_link(struct ns_agent *a, double dt, const char **why)
 {
 	struct ns_link *l = &a->link;
 	struct ns_link_view v;
-	uint64_t key, next;
 	struct ns_cg_stats st;
-	int ret, alive, alive_err = 0;
+	int ret, n, i, alive, alive_err = 0;
+	uint64_t key;
 
-	for (ret = ns_stats_next(&a->maps, NULL, &key); !ret; key = next) {
-		ret = ns_stats_next(&a->maps, &key, &next);
+	/* each once: a cgroup counted twice would count its traffic twice */
+	n = ns_stats_keys(&a->maps, a->keys);
+	if (n < 0) {
+		*why = "reading ns_cg_stats";
+		return n;
+	}
+	for (i = 0; i < n; i++) {
+		key = a->keys[i];
 		if (ns_stats_get(&a->maps, key, &st))
 			continue;
 		/* its flows may outlive it, but no new ones can come */

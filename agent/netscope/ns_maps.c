@@ -193,9 +193,24 @@ void ns_maps_forget(const struct ns_maps *m, uint64_t cgid)
 	bpf_map_delete_elem(m->ctrl, &cgid);
 }
 
-int ns_stats_next(const struct ns_maps *m, const uint64_t *prev, uint64_t *next)
+int ns_stats_keys(const struct ns_maps *m, uint64_t *keys)
 {
-	return bpf_map_get_next_key(m->stats, prev, next) ? -errno : 0;
+	size_t n = 0, i, steps = 0;
+	uint64_t key;
+	int ret;
+
+	/* a deleted key sends the kernel's walk back to the first: those
+	 * seen are skipped, and a map changing faster than the walk can go
+	 * ends it */
+	for (ret = bpf_map_get_next_key(m->stats, NULL, &key) ? -errno : 0;
+	     !ret && n < NS_CGROUPS_MAX && steps++ < 4 * NS_CGROUPS_MAX;
+	     ret = bpf_map_get_next_key(m->stats, &key, &key) ? -errno : 0) {
+		for (i = 0; i < n && keys[i] != key; i++)
+			;
+		if (i == n)
+			keys[n++] = key;
+	}
+	return ret && ret != -ENOENT ? ret : (int)n;
 }
 
 int ns_cgroup_root(char *buf, size_t len)

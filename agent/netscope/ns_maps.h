@@ -44,8 +44,12 @@ int ns_link_view_get(const struct ns_maps *m, struct ns_link_view *v);
 int ns_link_view_put(const struct ns_maps *m, const struct ns_link_view *v);
 /* Drops every entry of the cgroup (it is gone). */
 void ns_maps_forget(const struct ns_maps *m, uint64_t cgid);
-/* Walks the cgroups that have aggregates: 0, -ENOENT after the last. */
-int ns_stats_next(const struct ns_maps *m, const uint64_t *prev, uint64_t *next);
+/*
+ * The cgroups that have aggregates, each once (an entry deleted under the
+ * walk, by an agent dropping a gone cgroup, sends the kernel's walk back
+ * to the first key), into @keys of NS_CGROUPS_MAX: how many, or -errno.
+ */
+int ns_stats_keys(const struct ns_maps *m, uint64_t *keys);
 
 /* Where cgroup v2 is mounted (the first such mount): 0 or -ENOENT. */
 int ns_cgroup_root(char *buf, size_t len);
