@@ -218,10 +218,16 @@ if want cycles; then
 	fpid=$!
 	sleep 2
 	rmmod indigo || fail rmmod-under-load "rmmod failed"
+	# Debian's 6.1 itself can Oops when a probe on change_prot_numa comes
+	# and goes under NUMA balancing (README, Known problems: about once in
+	# 2,700 cycles, with no module too): there the cycles load the module
+	# as README advises for a 6.1 host under load, with marks=0
+	cyc_args=
+	case "$(uname -r)" in 6.1.*) cyc_args=marks=0 ;; esac
 	i=0
 	cycles=${INDIGO_CYCLES:-50}
 	while [ $i -lt "$cycles" ]; do
-		insmod $KO || break
+		insmod $KO $cyc_args || break
 		[ $((i % 2)) = 1 ] && indigoctl policy set mode=deny >/dev/null
 		sleep 0.2
 		rmmod indigo || break
