@@ -85,6 +85,12 @@ bool indigo_bucket_take_pages(struct indigo_bucket *b, u32 rate_cap,
 
 	if (!rate_cap)
 		return true;
+	/*
+	 * A lowered cap has a shallower bucket: what the old one held would
+	 * otherwise pass at once, and the refill below would add to it
+	 */
+	if (b->tokens > depth)
+		b->tokens = depth;
 	if (!b->primed) {
 		b->tokens = depth;
 		b->last_ns = now_ns;

@@ -486,6 +486,23 @@ START_TEST(cap_huge_page_needs_full_bucket)
 }
 END_TEST
 
+/*
+ * Lowering the cap shrinks the bucket: what the old, deeper bucket held
+ * must not pass at once under the new cap, nor grow past the new depth.
+ */
+START_TEST(cap_lowered_clips_tokens)
+{
+	struct indigo_policy p = gate_pol(100000);
+	struct indigo_bucket b = { 0 };
+
+	ck_assert_int_eq(passes(&p, &hot, &b, 1 * SEC, 1), 1);
+	/* cap 10: 10 / 10 + 1 = 2 pages deep */
+	p.rate_cap = 10;
+	ck_assert_int_eq(passes(&p, &hot, &b, 1 * SEC + 1 * MS, 1000), 2);
+	ck_assert_int_eq(passes(&p, &hot, &b, 1 * SEC + 101 * MS, 1000), 1);
+}
+END_TEST
+
 static Suite *gate_suite(void)
 {
 	Suite *s = suite_create("gate");
@@ -518,6 +535,7 @@ static Suite *gate_suite(void)
 	tcase_add_test(cap, bucket_take_accounting);
 	tcase_add_test(cap, cap_counts_huge_pages);
 	tcase_add_test(cap, cap_huge_page_needs_full_bucket);
+	tcase_add_test(cap, cap_lowered_clips_tokens);
 	suite_add_tcase(s, cap);
 
 	tcase_add_test(names, mode_names);
