@@ -157,15 +157,13 @@ out:
 	return err;
 }
 
-static int reply(struct genl_info *info, u8 cmd, size_t size,
-		 int (*fill)(struct sk_buff *skb))
+/* Fills and sends @skb, which it consumes. */
+static int reply_skb(struct sk_buff *skb, struct genl_info *info, u8 cmd,
+		     int (*fill)(struct sk_buff *skb))
 {
-	struct sk_buff *skb = genlmsg_new(size, GFP_KERNEL);
 	void *hdr;
 	int err;
 
-	if (!skb)
-		return -ENOMEM;
 	hdr = genlmsg_put_reply(skb, info, &indigo_family, 0, cmd);
 	if (!hdr) {
 		nlmsg_free(skb);
@@ -178,6 +176,16 @@ static int reply(struct genl_info *info, u8 cmd, size_t size,
 	}
 	genlmsg_end(skb, hdr);
 	return genlmsg_reply(skb, info);
+}
+
+static int reply(struct genl_info *info, u8 cmd, size_t size,
+		 int (*fill)(struct sk_buff *skb))
+{
+	struct sk_buff *skb = genlmsg_new(size, GFP_KERNEL);
+
+	if (!skb)
+		return -ENOMEM;
+	return reply_skb(skb, info, cmd, fill);
 }
 
 static int indigo_get_policy(struct sk_buff *skb, struct genl_info *info)
@@ -194,6 +202,7 @@ static int indigo_set_policy(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
 	struct indigo_policy p;
+	struct sk_buff *rskb;
 	bool any = false;
 	u64 gen;
 	int err;
@@ -231,10 +240,19 @@ static int indigo_set_policy(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "no policy attribute given");
 		return -EINVAL;
 	}
+	/*
+	 * The reply's memory before the change: an -ENOMEM after it would
+	 * tell the caller that a policy now in force was not set
+	 */
+	rskb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!rskb)
+		return -ENOMEM;
 	err = indigo_policy_set(&p, &gen);
-	if (err)
+	if (err) {
+		nlmsg_free(rskb);
 		return err;
-	return reply(info, INDIGO_CMD_SET_POLICY, NLMSG_GOODSIZE, put_policy);
+	}
+	return reply_skb(rskb, info, INDIGO_CMD_SET_POLICY, put_policy);
 }
 
 static const struct genl_small_ops indigo_ops[] = {
