@@ -38,6 +38,12 @@ if "$sim" run "$dir/p.trace" -P fixed -a five 2>/dev/null; then fail "arm 'five'
 rc=0; timeout 10 "$sim" run "$dir/p.trace" -P none -r -1 2>/dev/null || rc=$?
 test "$rc" -ne 0 && test "$rc" -ne 124 || fail "repeat -1: exit $rc"
 if "$sim" run "$dir/p.trace" -f 0.25x 2>/dev/null; then fail "local fraction 0.25x accepted"; fi
+# one policy call per elapsed epoch: a vanishing epoch, or a migration that
+# stalls for ages, would never end
+for o in "-E 1e-300" "-g 1e19" "-k 1e300"; do
+	rc=0; timeout 10 "$sim" run "$dir/p.trace" -P tpp $o 2>/dev/null || rc=$?
+	test "$rc" -ne 0 && test "$rc" -ne 124 || fail "$o: exit $rc"
+done
 # a trace without records: nothing to compare
 printf 'INDIGOTR\1\0\0\0\12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' >"$dir/e.trace"
 if "$sim" run "$dir/e.trace" -P none 2>/dev/null; then fail "empty trace accepted"; fi

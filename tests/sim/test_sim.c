@@ -604,6 +604,23 @@ START_TEST(bad_params)
 	ck_assert_int_eq(pol_parse("tpp"), POL_TPP);
 	ck_assert_int_eq(pol_parse("x"), -1);
 	trace_free(&t);
+	/*
+	 * The run calls the policy once per elapsed epoch: a vanishing epoch
+	 * or scan period, or a migration stalling for ages, would never end.
+	 */
+	p = small_params(0.25, 0);
+	ck_assert_int_eq(sim_params_check(&p), 0);
+	p.epoch_ns = 1e-294;
+	ck_assert_int_eq(sim_params_check(&p), -EINVAL);
+	p = small_params(0.25, 0);
+	p.scan_period_ns = 1e-24;
+	ck_assert_int_eq(sim_params_check(&p), -EINVAL);
+	p = small_params(0.25, 0);
+	p.page_bytes = 1e19;
+	ck_assert_int_eq(sim_params_check(&p), -EINVAL);
+	p = small_params(0.25, 0);
+	p.k_ns = 1e300;
+	ck_assert_int_eq(sim_params_check(&p), -EINVAL);
 }
 END_TEST
 

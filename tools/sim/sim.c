@@ -26,13 +26,25 @@ void sim_params_default(struct sim_params *p)
 	p->seed = 1;
 }
 
+/*
+ * The run calls the policy once per elapsed epoch and computes scan
+ * periods as integers: an epoch or scan period under a microsecond, or a
+ * single migration that stalls for ages (a page over 1 GiB, the largest
+ * huge page, or a fixed cost over a second), would make it loop for ever.
+ */
+#define SIM_MIN_PERIOD_NS	1e3
+#define SIM_MAX_PAGE_BYTES	1073741824.0
+#define SIM_MAX_K_NS		1e9
+
 int sim_params_check(const struct sim_params *p)
 {
 	if (link_check(&p->link) || !(p->local_frac > 0) ||
 	    !(p->local_frac <= 1) || !(p->page_bytes >= LINK_LINE_BYTES) ||
-	    !(p->k_ns >= 0) || !(p->ns_per_insn >= 0) ||
-	    !(p->scan_period_ns > 0) || !p->scan_pages ||
-	    !(p->epoch_ns > 0) || !(p->kswapd_frac > 0) ||
+	    !(p->page_bytes <= SIM_MAX_PAGE_BYTES) ||
+	    !(p->k_ns >= 0) || !(p->k_ns <= SIM_MAX_K_NS) ||
+	    !(p->ns_per_insn >= 0) ||
+	    !(p->scan_period_ns >= SIM_MIN_PERIOD_NS) || !p->scan_pages ||
+	    !(p->epoch_ns >= SIM_MIN_PERIOD_NS) || !(p->kswapd_frac > 0) ||
 	    !(p->kswapd_frac <= 0.5) || !p->repeat || !p->threads)
 		return -EINVAL;
 	return 0;
