@@ -192,7 +192,7 @@ static void run_audited(const struct trace *t, const struct sim_params *p,
 static void bound_all(const struct trace *t, const struct sim_params *p)
 {
 	static const unsigned int arms[] = { 0, 5, 15, 16, 17 };
-	struct sim_result o, r, none;
+	struct sim_result o, r, none = { 0 };
 	int k;
 	unsigned int a;
 
@@ -212,6 +212,11 @@ static void bound_all(const struct trace *t, const struct sim_params *p)
 	ck_assert(none.stall_ns >= o.stall_ns);
 	ck_assert_uint_eq(none.promotions, 0);
 	ck_assert_uint_eq(none.local_hits, 0);
+	/* link bytes count every thread's lines, the oracle's as the host's */
+	ck_assert_uint_eq(none.link_bytes,
+			  none.far_accesses * LINK_LINE_BYTES * p->threads);
+	ck_assert_uint_eq(o.link_bytes,
+			  o.far_accesses * LINK_LINE_BYTES * p->threads);
 }
 
 START_TEST(oracle_bounds_synthetic)
@@ -225,6 +230,7 @@ START_TEST(oracle_bounds_synthetic)
 		for (j = 0; j < 2; j++) {
 			struct sim_params p = small_params(fr[i], co[j]);
 
+			p.threads = 1 + 3 * j;
 			bound_all(&t, &p);
 		}
 	trace_free(&t);

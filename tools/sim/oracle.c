@@ -193,7 +193,8 @@ int oracle_run(const struct trace *t, const struct sim_params *p,
 	r->stall_ns = (double)r->local_hits * p->link.local_ns +
 		      (double)misses * p->link.far_ns;
 	r->time_ns = r->stall_ns + (double)insns * p->ns_per_insn;
-	r->link_bytes = misses * LINK_LINE_BYTES;
+	/* as sim_run counts it: every thread alike puts its lines on the link */
+	r->link_bytes = misses * LINK_LINE_BYTES * p->threads;
 out:
 	free(h.pg);
 	free(h.key);

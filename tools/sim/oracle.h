@@ -12,7 +12,7 @@
 /*
  * Fills @r for @t on the host @p: stall_ns, time_ns, accesses, local_hits,
  * far_accesses, promotions (free insertions), demotions, link_bytes (its
- * far lines only). 0, -EINVAL, -ENOMEM.
+ * far lines only, all threads). 0, -EINVAL, -ENOMEM.
  */
 int oracle_run(const struct trace *t, const struct sim_params *p,
 	       struct sim_result *r);
