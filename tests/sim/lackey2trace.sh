@@ -34,4 +34,11 @@ if printf 'I  04000000,3\n' | "$bin" "$out" 2>/dev/null; then
 	echo "lackey2trace: an empty trace was accepted" >&2
 	exit 1
 fi
+# option values are whole numbers in range, not strtoull's best guess
+for o in "-s five" "-m 1x" "-m -1" "-c 18014398509481984"; do
+	if printf ' L 10000000,8\n' | "$bin" $o "$out" 2>/dev/null; then
+		echo "lackey2trace: $o accepted" >&2
+		exit 1
+	fi
+done
 echo "lackey2trace: ok"

@@ -120,6 +120,21 @@ struct opts {
 	const char *out;
 };
 
+/*
+ * Whole numbers only, within @max: strtoull() alone reads "five" as 0 and
+ * "-1" as four billion billion, and a cache of 2^54 KiB shifts to 0 bytes.
+ */
+static int num_u64(const char *s, uint64_t max, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (end == s || *end || errno || strchr(s, '-') || *v > max)
+		return -EINVAL;
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct opts *o)
 {
 	int c;
@@ -130,10 +145,11 @@ static int parse(int argc, char **argv, struct opts *o)
 	while ((c = getopt(argc, argv, "c:s:m:")) != -1) {
 		uint64_t *v = c == 'c' ? &o->cache_kib : c == 's' ? &o->skip :
 			      c == 'm' ? &o->max : NULL;
+		uint64_t max = c == 'c' ? UINT64_MAX >> 10 :
+			       c == 'm' ? TRACE_MAX_RECS : UINT64_MAX;
 
-		if (!v)
+		if (!v || num_u64(optarg, max, v))
 			return -EINVAL;
-		*v = strtoull(optarg, NULL, 0);
 	}
 	if (optind != argc - 1 || o->cache_kib < 1 || !o->max)
 		return -EINVAL;
