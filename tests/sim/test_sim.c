@@ -308,6 +308,56 @@ START_TEST(fill_keeps_a_subset)
 }
 END_TEST
 
+static bool always_fault(struct sim_policy *pol, const struct sim_view *v,
+			 const struct sim_fault *f)
+{
+	(void)pol;
+	(void)v;
+	return f->far;
+}
+
+static int always_epoch(struct sim_policy *pol, const struct sim_view *v,
+			double now_ns)
+{
+	(void)pol;
+	(void)v;
+	(void)now_ns;
+	return 0;
+}
+
+static const struct sim_policy_ops always_ops = {
+	.fault = always_fault, .epoch = always_epoch,
+	.destroy = audit_destroy,
+};
+
+/*
+ * kswapd demotes by CLOCK, least recently used first: three local pages,
+ * one kept free; promoting pages 0, 1, 2 in turn wakes kswapd, which must
+ * demote 0 and 1 and keep 2, the page just promoted and then used on.
+ */
+START_TEST(kswapd_keeps_newest)
+{
+	struct sim_params p = small_params(0.25, 0);
+	struct sim_policy pol = { .ops = &always_ops };
+	struct sim_result r;
+	struct trace t;
+	uint64_t i;
+
+	ck_assert_int_eq(trace_alloc(&t, 12, 100), 0);
+	for (i = 0; i < t.n; i++) {
+		t.r[i].page = i < 3 ? (uint32_t)i : 2;
+		t.r[i].insns = 1;
+	}
+	ck_assert_uint_eq(sim_local_pages(&p, t.npages), 3);
+	ck_assert_uint_eq(sim_kswapd_low(&p, t.npages), 1);
+	ck_assert_int_eq(sim_run(&t, &p, &pol, &r), 0);
+	ck_assert_uint_eq(r.promotions, 3);
+	ck_assert_uint_eq(r.demotions, 2);
+	ck_assert_uint_eq(r.local_hits, t.n - 3);
+	trace_free(&t);
+}
+END_TEST
+
 /* minimal misses of any demand schedule with bypass, by exhaustive search */
 static uint64_t brute_misses(const struct trace *t, unsigned int c)
 {
@@ -792,6 +842,7 @@ static Suite *suite(void)
 	ADD(s, oracle_is_optimal);
 	ADD(s, gate_keeps_promoting_when_full);
 	ADD(s, fill_keeps_a_subset);
+	ADD(s, kswapd_keeps_newest);
 	ADD_LOOP(s, deterministic, POL_COUNT);
 	ADD(s, gen_shapes);
 	ADD(s, trace_files);

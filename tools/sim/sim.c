@@ -152,6 +152,12 @@ static void demote_one(struct host *h)
 	h->local[h->hand] = last;
 	h->slot[last] = h->hand;
 	h->slot[pg] = FAR_SLOT;
+	/*
+	 * The last page, the newest promotion, now fills the hole: behind the
+	 * hand, where CLOCK puts a new page, not under it, where a sweep that
+	 * already cleared its bit would demote it before older pages.
+	 */
+	h->hand++;
 	h->v.local_used--;
 	h->r.demotions++;
 	traffic(h, h->p->page_bytes);
