@@ -121,6 +121,47 @@ START_TEST(scan_arithmetic)
 END_TEST
 
 /*
+ * kswapd's high watermark (twice its low one) can be the whole local
+ * tier: one local page (low 1), or -K 0.5. It must still not demote
+ * everything, the page just promoted with it: TPP, promoting these first
+ * touches, keeps the page it then uses on local.
+ */
+START_TEST(kswapd_never_empties)
+{
+	struct sim_params p = small_params(0.25, 0);
+	struct pol_cfg c = { .kind = POL_TPP };
+	struct sim_result r;
+	struct trace t;
+	uint64_t i;
+
+	/* one local page, used on */
+	ck_assert_int_eq(trace_alloc(&t, 4, 100), 0);
+	for (i = 0; i < t.n; i++) {
+		t.r[i].page = 0;
+		t.r[i].insns = 1;
+	}
+	ck_assert_uint_eq(sim_local_pages(&p, t.npages), 1);
+	ck_assert_int_eq(table_run_one(&t, &p, &c, &r, NULL, 0), 0);
+	ck_assert_uint_eq(r.promotions, 1);
+	ck_assert_uint_eq(r.demotions, 0);
+	ck_assert_uint_eq(r.local_hits, t.n - 1);
+	trace_free(&t);
+	/* four local pages, half kept free: three promotions leave one */
+	ck_assert_int_eq(trace_alloc(&t, 16, 100), 0);
+	for (i = 0; i < t.n; i++) {
+		t.r[i].page = i < 3 ? (uint32_t)i : 2;
+		t.r[i].insns = 1;
+	}
+	p.kswapd_frac = 0.5;
+	ck_assert_uint_eq(sim_local_pages(&p, t.npages), 4);
+	ck_assert_int_eq(table_run_one(&t, &p, &c, &r, NULL, 0), 0);
+	ck_assert_uint_eq(r.promotions, 3);
+	ck_assert_uint_eq(r.demotions, 2);
+	trace_free(&t);
+}
+END_TEST
+
+/*
  * Wraps a policy and checks the host at every call: local capacity never
  * exceeded, and pages conserved: local pages are exactly those promoted
  * and not demoted (everything starts far), far ones the rest. Violations
@@ -838,6 +879,7 @@ static Suite *suite(void)
 	ADD(s, latency_monotonic);
 	ADD(s, load_raises_latency);
 	ADD(s, scan_arithmetic);
+	ADD(s, kswapd_never_empties);
 	ADD_LOOP(s, oracle_bounds_synthetic, GEN_COUNT);
 	ADD(s, oracle_is_optimal);
 	ADD(s, gate_keeps_promoting_when_full);

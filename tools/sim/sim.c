@@ -168,6 +168,13 @@ static double promote(struct host *h, uint32_t pg)
 {
 	uint32_t c = h->v.local_pages, high = 2 * h->v.kswapd_low;
 
+	/*
+	 * kswapd frees up to its high watermark, which a tiny tier (one or
+	 * two pages) or -K 0.5 puts at the whole tier: it would demote even
+	 * the page just promoted, and the tier would never hold one.
+	 */
+	if (high >= c)
+		high = c - 1;
 	if (h->v.local_used >= c)
 		demote_one(h);		/* direct reclaim */
 	h->local[h->v.local_used] = pg;
