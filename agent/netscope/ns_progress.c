@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -39,6 +40,31 @@ static int open_source(const char *source)
 	return fd;
 }
 
+/*
+ * The whole figure: a stream has no message boundaries (a figure written in
+ * two pieces would read as its first), so a socket's is read up to its
+ * newline or end, a file's to its end. Less than @len bytes, or -EOVERFLOW:
+ * a prefix of more would read as another number.
+ */
+static ssize_t read_whole(int fd, bool sock, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, buf + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		got += n;
+		if (got == len)
+			return -EOVERFLOW;
+		if (!n || (sock && buf[got - 1] == '\n'))
+			return got;
+	}
+}
+
 int ns_progress_read(const char *source, double *units)
 {
 	char buf[64], *end;
@@ -49,10 +75,10 @@ int ns_progress_read(const char *source, double *units)
 	fd = open_source(source);
 	if (fd < 0)
 		return fd;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read_whole(fd, !strncmp(source, "unix:", 5), buf, sizeof(buf));
 	close(fd);
 	if (n < 0)
-		return -errno;
+		return n;
 	buf[n] = '\0';
 	errno = 0;
 	v = strtod(buf, &end);

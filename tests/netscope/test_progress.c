@@ -2,7 +2,9 @@
 /*
  * Unit tests: an application's progress figure (agent/netscope/ns_progress.c)
  * read from a file and from a Unix socket; anything but one non-negative
- * number is refused with -EINVAL, a missing source with its errno.
+ * number is refused with -EINVAL, a missing source with its errno, a
+ * figure too long to be one with -EOVERFLOW; one that comes in pieces is
+ * read whole.
  */
 #include "check_main.h"
 #include <errno.h>
@@ -103,6 +105,67 @@ START_TEST(socket_number)
 }
 END_TEST
 
+/* what a single read() would cut: a figure past its buffer, or blanks
+ * then a second number, must not read as the part that fitted */
+START_TEST(file_too_long)
+{
+	char text[160];
+	double v = 42;
+
+	memset(text, ' ', sizeof(text));
+	text[0] = '5';
+	strcpy(&text[sizeof(text) - 3], "6\n");
+	ck_assert_int_eq(ns_progress_read(file_with(text), &v), -EOVERFLOW);
+	memset(text, '1', 100);
+	text[100] = '\0';
+	ck_assert_int_eq(ns_progress_read(file_with(text), &v), -EOVERFLOW);
+	ck_assert_double_eq(v, 42);
+	/* the longest that fits still reads */
+	memset(text, ' ', 63);
+	text[62] = '9';
+	text[63] = '\0';
+	ck_assert_int_eq(ns_progress_read(file_with(text), &v), 0);
+	ck_assert_double_eq(v, 9);
+}
+END_TEST
+
+/* a stream has no message boundaries: a figure written in two pieces */
+static void *serve_split(void *arg)
+{
+	int fd = accept(*(int *)arg, NULL, NULL);
+
+	if (fd >= 0) {
+		ck_assert_int_eq(write(fd, "98", 2), 2);
+		usleep(20 * 1000);
+		/* a reader that stopped at "98" is gone: no SIGPIPE */
+		send(fd, "7\n", 2, MSG_NOSIGNAL);
+		close(fd);
+	}
+	return NULL;
+}
+
+START_TEST(socket_split)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char src[128];
+	pthread_t t;
+	double v = 0;
+	int l;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/sock", dir);
+	l = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_ge(l, 0);
+	ck_assert_int_eq(bind(l, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(l, 1), 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, serve_split, &l), 0);
+	snprintf(src, sizeof(src), "unix:%s", sa.sun_path);
+	ck_assert_int_eq(ns_progress_read(src, &v), 0);
+	pthread_join(t, NULL);
+	close(l);
+	ck_assert_double_eq(v, 987);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ns_progress");
@@ -112,6 +175,8 @@ int main(void)
 	tcase_add_test(tc, file_number);
 	tcase_add_test(tc, file_bad);
 	tcase_add_test(tc, socket_number);
+	tcase_add_test(tc, file_too_long);
+	tcase_add_test(tc, socket_split);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
