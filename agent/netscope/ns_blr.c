@@ -53,7 +53,11 @@ int ns_blr_slope(const struct ns_blr *r, struct ns_slope *s)
 		return -EDOM;
 	mk = (p11 * r->sy - p01 * r->sxy) / det;
 	mc = (p00 * r->sxy - p01 * r->sy) / det;
-	an = r->a0 + r->n / 2;
+	/* the noise's evidence is the residuals': k and c take two of the
+	 * n samples (n / 2 here, as the conjugate prior has it, left a
+	 * "95 %" interval covering 82 % of the time at n = 4, 72 % at 3,
+	 * and trusted on that) */
+	an = r->a0 + (r->n - 2) / 2;
 	bn = r->b0 + 0.5 * (r->syy - (mk * r->sy + mc * r->sxy));
 	if (bn < r->b0)		/* rounding in a near-perfect fit */
 		bn = r->b0;

@@ -63,6 +63,29 @@ START_TEST(interval_coverage)
 }
 END_TEST
 
+/* And with few samples, where the slope and intercept are most of what
+ * they can tell: too narrow an interval there is trusted too soon. */
+START_TEST(interval_coverage_few)
+{
+	for (int n = 4; n <= 8; n += 2) {
+		struct trng g = { 7 };
+		int covered = 0, reps = 2000;
+
+		for (int i = 0; i < reps; i++) {
+			struct ns_blr r;
+			struct ns_slope s;
+
+			ns_blr_init(&r, 1e-3, 1);
+			feed(&r, &g, n, -1, 0.8, 0.5);
+			ck_assert_int_eq(ns_blr_slope(&r, &s), 0);
+			covered += s.lo <= 0.8 && 0.8 <= s.hi;
+		}
+		ck_assert_msg(covered >= reps * 0.93 && covered <= reps * 0.97,
+			      "n=%d: coverage %d/%d", n, covered, reps);
+	}
+}
+END_TEST
+
 START_TEST(narrows_with_data)
 {
 	struct trng g = { 3 };
@@ -125,6 +148,7 @@ int main(void)
 
 	tcase_add_test(tc, known_slope_recovered);
 	tcase_add_test(tc, interval_coverage);
+	tcase_add_test(tc, interval_coverage_few);
 	tcase_add_test(tc, narrows_with_data);
 	tcase_add_test(tc, no_spread_no_slope);
 	tcase_add_test(tc, forgets_old_slope);
