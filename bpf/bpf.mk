@@ -66,6 +66,9 @@ $(B)/ns-tests-san/%: tests/netscope/%.c tests/unit/check_main.h $(NS_T_LIB) $(NS
 		-Itests/unit -Itests/agent -Iinclude/uapi -Iagent/netscope $(CHECK_CFLAGS) $< $(NS_T_LIB) \
 		$(CHECK_LIBS) -lm -o $@
 
+# test_agent includes the controller loop for its static functions
+$(B)/ns-tests/test_agent $(B)/ns-tests-san/test_agent: agent/netscope/ns_agent.c
+
 .PHONY: check-netscope check-netscope-unit check-netscope-net check-netscope-guest \
 	check-netscope-fallback check-netscope-ctl bench-netscope
 

@@ -196,7 +196,7 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 	struct ns_cg_stats st = { 0 };
 	struct ns_cg_mark d;
 	double units = 0;
-	int ret;
+	int ret, perr = 0;
 
 	if (!follow_cgroup(a, c))
 		return 0;
@@ -205,12 +205,14 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 		*why = "reading ns_cg_stats";
 		return ret;
 	}
+	/* no figure (a file caught mid-rewrite): the interval still runs its
+	 * loop and moves the marks on, or the next would read two intervals'
+	 * bytes and progress as one's; NAN makes it, and the next, whose
+	 * figure has no start, teach nothing */
 	if (progress[0]) {
-		ret = ns_progress_read(progress, &units);
-		if (ret) {
-			*why = progress;
-			return ret;
-		}
+		perr = ns_progress_read(progress, &units);
+		if (perr)
+			units = NAN;
 	}
 	/* congestion is the shared link's (as the NIC's stall counter is in
 	 * the paper): every app sees the same delay signal, its own CE marks */
@@ -239,9 +241,13 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 	c->live = st.live_flows;
 	c->units = units;
 	ret = publish(a, c);
-	if (ret)
+	if (ret) {
 		*why = "writing ns_policy/ns_ctrl";
-	return ret;
+		return ret;
+	}
+	if (perr)
+		*why = progress;
+	return perr;
 }
 
 /* The link's figures (ns_link.h) over every cgroup with aggregates, not

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests: Netscope's controller loop per application
+ * (agent/netscope/ns_agent.c), on maps and a loader stubbed here. An
+ * interval whose progress figure cannot be read is still an interval: its
+ * rate loop runs, and neither it nor the next one is read as one interval
+ * of what two intervals did.
+ */
+#include "check_main.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* the code under test, for its static functions */
+#include "../../agent/netscope/ns_agent.c"
+
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+/* the one cgroup's counters, and what the controller wrote */
+static struct ns_cg_stats stats;
+static unsigned int ctrl_puts;
+
+int ns_stats_get(const struct ns_maps *m, uint64_t cgid, struct ns_cg_stats *s)
+{
+	*s = stats;
+	return 0;
+}
+
+int ns_policy_get(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p)
+{
+	return -ENOENT;
+}
+
+int ns_policy_put(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p)
+{
+	return 0;
+}
+
+int ns_ctrl_put(const struct ns_maps *m, uint64_t cgid, const struct ns_ctrl *c)
+{
+	ctrl_puts++;
+	return 0;
+}
+
+int ns_policy_release(const struct ns_maps *m, uint32_t owner)
+{
+	return 0;
+}
+
+int ns_policy_release_one(const struct ns_maps *m, uint64_t cgid,
+			  uint32_t owner)
+{
+	return 0;
+}
+
+int ns_link_view_put(const struct ns_maps *m, const struct ns_link_view *v)
+{
+	return 0;
+}
+
+void ns_maps_forget(const struct ns_maps *m, uint64_t cgid)
+{
+}
+
+int ns_stats_keys(const struct ns_maps *m, uint64_t *keys)
+{
+	return 0;
+}
+
+int ns_cgroup_id(const char *path, uint64_t *id)
+{
+	*id = 1;
+	return 0;
+}
+
+int ns_cgroup_alive(int rootfd, uint64_t id)
+{
+	return 1;
+}
+
+int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
+		   const char **why)
+{
+	return -ENOSYS;
+}
+
+int ns_loader_cc_status(const struct ns_loader *l)
+{
+	return -ENOSYS;
+}
+
+bool ns_loader_cc_replaced(const struct ns_loader *l)
+{
+	return false;
+}
+
+int ns_loader_map_fd(const struct ns_loader *l, enum ns_map m)
+{
+	return -1;
+}
+
+uint32_t ns_loader_prog_id(const struct ns_loader *l)
+{
+	return 0;
+}
+
+void ns_loader_close(struct ns_loader *l)
+{
+}
+
+static char dir[64], progress[96];
+
+static void setup(void)
+{
+	strcpy(dir, "/tmp/ns-agent.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(progress, sizeof(progress), "%s/progress", dir);
+	memset(&stats, 0, sizeof(stats));
+	ctrl_puts = 0;
+}
+
+static void teardown(void)
+{
+	unlink(progress);
+	rmdir(dir);
+}
+
+static void figure(const char *text)
+{
+	FILE *f = fopen(progress, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* an agent of one application, its figure in progress, on a link whose
+ * last interval was congested */
+static struct ns_agent *agent_new(void)
+{
+	struct ns_agent *a = calloc(1, sizeof(*a));
+
+	ck_assert_ptr_nonnull(a);
+	ns_agent_defaults(&a->o, 100);
+	a->o.napps = 1;
+	snprintf(a->o.apps[0].progress, NS_SRC_MAX, "%s", progress);
+	a->o.apps[0].known_c = NAN;
+	a->apps[0].cgid = 1;
+	ns_app_init(&a->apps[0].app, &a->o.params, NAN);
+	a->cgroot_fd = -1;
+	a->link.delay_us = 5000;
+	a->link.base_us = 100;
+	return a;
+}
+
+START_TEST(unreadable_figure_is_an_interval)
+{
+	struct ns_agent *a = agent_new();
+	struct ns_ctl_app *c = &a->apps[0];
+	const char *why = NULL;
+	double alpha;
+
+	figure("100\n");
+	ck_assert_int_eq(step_app(a, c, 0.2, &why), 0);
+	/* 1 MB an interval, 100 units */
+	stats.delivered_bytes += 1000000;
+	figure("");	/* caught mid-rewrite */
+	alpha = c->app.rate.alpha;
+	ck_assert_int_eq(step_app(a, c, 0.2, &why), -EINVAL);
+	ck_assert_str_eq(why, progress);
+	/* the congested interval still ran the loop, and was published */
+	ck_assert_double_gt(c->app.rate.alpha, alpha);
+	ck_assert_uint_eq(ctrl_puts, 2);
+	ck_assert_double_eq_tol(c->use_Bps, 1000000 / 0.2, 1);
+	stats.delivered_bytes += 1000000;
+	figure("300\n");
+	why = NULL;
+	ck_assert_int_eq(step_app(a, c, 0.2, &why), 0);
+	/* one interval's bytes, not two's; and 200 units, of two intervals,
+	 * not learnt as one's */
+	ck_assert_double_eq_tol(c->use_Bps, 1000000 / 0.2, 1);
+	ck_assert_double_eq(c->app.blr[0].n, 0);
+	stats.delivered_bytes += 1000000;
+	figure("400\n");
+	ck_assert_int_eq(step_app(a, c, 0.2, &why), 0);
+	ck_assert_double_eq(c->app.blr[0].n, 1);
+	free(a);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ns_agent");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, unreadable_figure_is_an_interval);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}
