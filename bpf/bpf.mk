@@ -68,6 +68,8 @@ $(B)/ns-tests-san/%: tests/netscope/%.c tests/unit/check_main.h $(NS_T_LIB) $(NS
 
 # test_agent includes the controller loop for its static functions
 $(B)/ns-tests/test_agent $(B)/ns-tests-san/test_agent: agent/netscope/ns_agent.c
+# test_cli includes indigo-netscope's main.c for its static parse_args()
+$(B)/ns-tests/test_cli $(B)/ns-tests-san/test_cli: agent/netscope/main.c
 
 .PHONY: check-netscope check-netscope-unit check-netscope-net check-netscope-guest \
 	check-netscope-fallback check-netscope-ctl bench-netscope

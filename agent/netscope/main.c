@@ -101,6 +101,13 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 			eq = strchr(optarg, '=');
 			if (eq)
 				*eq++ = '\0';
+			/* cut short, either would name another cgroup or file */
+			if (strlen(optarg) >= NS_SRC_MAX ||
+			    (eq && strlen(eq) >= NS_SRC_MAX)) {
+				fprintf(stderr, "indigo-netscope: --app: longer than %d bytes\n",
+					NS_SRC_MAX - 1);
+				return -ENAMETOOLONG;
+			}
 			snprintf(o->apps[o->napps].cgroup, NS_SRC_MAX, "%s", optarg);
 			snprintf(o->apps[o->napps].progress, NS_SRC_MAX, "%s", eq ? eq : "");
 			o->apps[o->napps].known_c = NAN;
@@ -129,6 +136,12 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 			o->interval_ms = v;
 			break;
 		case 'c':
+			/* cut short, it would name another congestion control */
+			if (strlen(optarg) >= sizeof(o->cc)) {
+				fprintf(stderr, "indigo-netscope: --cc: longer than %zu bytes\n",
+					sizeof(o->cc) - 1);
+				return -ENAMETOOLONG;
+			}
 			snprintf(o->cc, sizeof(o->cc), "%s", optarg);
 			break;
 		case 'q':
