@@ -718,6 +718,13 @@ START_TEST(bad_params)
 	p = small_params(0.25, 0);
 	p.k_ns = 1e300;
 	ck_assert_int_eq(sim_params_check(&p), -EINVAL);
+	/* bytes x threads into the link's counter: wrapped within 10^8
+	 * accesses at 2^32 threads */
+	p = small_params(0.25, 0);
+	p.threads = 4096;
+	ck_assert_int_eq(sim_params_check(&p), 0);
+	p.threads = UINT32_MAX;
+	ck_assert_int_eq(sim_params_check(&p), -EINVAL);
 }
 END_TEST
 

@@ -35,6 +35,8 @@ void sim_params_default(struct sim_params *p)
 #define SIM_MIN_PERIOD_NS	1e3
 #define SIM_MAX_PAGE_BYTES	1073741824.0
 #define SIM_MAX_K_NS		1e9
+/* the link's byte counter adds bytes x threads: more would wrap it soon */
+#define SIM_MAX_THREADS		4096
 
 int sim_params_check(const struct sim_params *p)
 {
@@ -45,7 +47,8 @@ int sim_params_check(const struct sim_params *p)
 	    !(p->ns_per_insn >= 0) ||
 	    !(p->scan_period_ns >= SIM_MIN_PERIOD_NS) || !p->scan_pages ||
 	    !(p->epoch_ns >= SIM_MIN_PERIOD_NS) || !(p->kswapd_frac > 0) ||
-	    !(p->kswapd_frac <= 0.5) || !p->repeat || !p->threads)
+	    !(p->kswapd_frac <= 0.5) || !p->repeat || !p->threads ||
+	    p->threads > SIM_MAX_THREADS)
 		return -EINVAL;
 	return 0;
 }
