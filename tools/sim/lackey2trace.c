@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "num.h"
 #include "trace.h"
 
 #define LINE_SHIFT	6
@@ -119,21 +120,6 @@ struct opts {
 	uint64_t cache_kib, skip, max;
 	const char *out;
 };
-
-/*
- * Whole numbers only, within @max: strtoull() alone reads "five" as 0 and
- * "-1" as four billion billion, and a cache of 2^54 KiB shifts to 0 bytes.
- */
-static int num_u64(const char *s, uint64_t max, uint64_t *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	if (end == s || *end || errno || strchr(s, '-') || *v > max)
-		return -EINVAL;
-	return 0;
-}
 
 static int parse(int argc, char **argv, struct opts *o)
 {

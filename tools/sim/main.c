@@ -30,6 +30,7 @@
 
 #include "epoch.h"
 #include "gen.h"
+#include "num.h"
 #include "pol.h"
 #include "table.h"
 
@@ -54,21 +55,6 @@ struct args {
 	uint64_t n;
 	unsigned int real_repeat;
 };
-
-/*
- * Whole-string numbers only: strtoul() alone reads "five" as 0 and "-1" as
- * ULONG_MAX (a repeat count of four billion, a hang).
- */
-static int num_u64(const char *s, uint64_t max, uint64_t *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	if (end == s || *end || errno || strchr(s, '-') || *v > max)
-		return -EINVAL;
-	return 0;
-}
 
 static int num_uint(const char *s, unsigned int *v)
 {
