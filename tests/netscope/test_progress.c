@@ -83,7 +83,8 @@ static void *serve_once(void *arg)
 	return NULL;
 }
 
-START_TEST(socket_number)
+/* What ns_progress_read() makes of a socket that @serve answers from. */
+static double read_served(void *(*serve)(void *))
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char src[128];
@@ -96,12 +97,17 @@ START_TEST(socket_number)
 	ck_assert_int_ge(l, 0);
 	ck_assert_int_eq(bind(l, (struct sockaddr *)&sa, sizeof(sa)), 0);
 	ck_assert_int_eq(listen(l, 1), 0);
-	ck_assert_int_eq(pthread_create(&t, NULL, serve_once, &l), 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, serve, &l), 0);
 	snprintf(src, sizeof(src), "unix:%s", sa.sun_path);
 	ck_assert_int_eq(ns_progress_read(src, &v), 0);
 	pthread_join(t, NULL);
 	close(l);
-	ck_assert_double_eq(v, 987);
+	return v;
+}
+
+START_TEST(socket_number)
+{
+	ck_assert_double_eq(read_served(serve_once), 987);
 }
 END_TEST
 
@@ -146,23 +152,7 @@ static void *serve_split(void *arg)
 
 START_TEST(socket_split)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char src[128];
-	pthread_t t;
-	double v = 0;
-	int l;
-
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/sock", dir);
-	l = socket(AF_UNIX, SOCK_STREAM, 0);
-	ck_assert_int_ge(l, 0);
-	ck_assert_int_eq(bind(l, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	ck_assert_int_eq(listen(l, 1), 0);
-	ck_assert_int_eq(pthread_create(&t, NULL, serve_split, &l), 0);
-	snprintf(src, sizeof(src), "unix:%s", sa.sun_path);
-	ck_assert_int_eq(ns_progress_read(src, &v), 0);
-	pthread_join(t, NULL);
-	close(l);
-	ck_assert_double_eq(v, 987);
+	ck_assert_double_eq(read_served(serve_split), 987);
 }
 END_TEST
 
