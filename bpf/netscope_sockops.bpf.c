@@ -361,7 +361,7 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	__u32 in_flight = skops->packets_out;
 	struct ns_cg_stats *st;
 	struct ns_flow *fl;
-	__u32 rtt, v;
+	__u32 rtt, v, e;
 
 	fl = bpf_sk_storage_get(&ns_flows, sk, NULL, 0);
 	if (!fl)
@@ -396,9 +396,9 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	count_progress(st, fl, acked, skops->total_retrans, skops->segs_out,
 		       BPF_CORE_READ(tp, delivered_ce));
 	/* open across an agent's restart: counted in the new epoch */
-	v = epoch_now();
-	if (fl->live && fl->epoch != v)
-		flow_count_in(st, fl, v);
+	e = epoch_now();
+	if (fl->live && fl->epoch != e)
+		flow_count_in(st, fl, e);
 	if (!fl->bulk && fl->live && acked >= NS_BULK_BYTES) {
 		fl->bulk = 1;
 		flow_count_add(st, fl, 0, 1);
