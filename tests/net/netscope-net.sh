@@ -457,12 +457,16 @@ GONE=$(ns_cgroup gone)
 KEPT=$(ns_cgroup kept)
 server 5211
 server 5212
-bulk "$GONE" 2 -p 5211 >/dev/null &
+bulk "$GONE" 4 -p 5211 >/dev/null &
 p_gone=$!
-bulk "$KEPT" 6 -p 5212 >/dev/null &
+bulk "$KEPT" 10 -p 5212 >/dev/null &
 p_kept=$!
-sleep 0.8
 live_bulk() { ns_json_get "$1" '"\(.flows_live) \(.flows_bulk)"'; }
+# (a loaded machine takes a while to start iperf3 and send its first MiB)
+for _ in $(seq 30); do
+	[ "$(live_bulk "$GONE")" = "2 1" ] && [ "$(live_bulk "$KEPT")" = "2 1" ] && break
+	sleep 0.1
+done
 [ "$(live_bulk "$GONE")" = "2 1" ] || die "gone, before the restart: live, bulk $(live_bulk "$GONE")"
 stop_agent
 sleep 0.5
