@@ -125,6 +125,7 @@ void dlog_stop(struct daemon *d);
 void on_epoch(const struct modlink_epoch *m, void *arg);
 void on_cands(u64 seq, const struct modlink_cand *c, u32 n, void *arg);
 void on_malformed(void *arg);
+void write_state(const struct daemon *d);
 void agent_promote(struct daemon *d);
 
 /* components.c */

@@ -463,6 +463,8 @@ static int run(struct daemon *d)
 			}
 			clock_gettime(CLOCK_MONOTONIC, &last_try);
 			link_try_open(d);
+			if (!d->ml)
+				write_state(d);
 			if (!notified) {
 				sd_notify(0, "READY=1\nSTATUS=running");
 				notified = true;

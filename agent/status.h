@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * indigod's state for `indigoctl status`: one JSON object, rewritten whole
- * (temporary file, then rename) every epoch at agent.status_path, so a
+ * (temporary file, then rename) every epoch, and every connection attempt
+ * while the module is away, at agent.status_path, so a
  * reader never sees half of it. The keys are documented in indigoctl(8).
  */
 #ifndef INDIGO_STATUS_H

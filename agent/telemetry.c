@@ -280,14 +280,34 @@ static void write_status(const struct daemon *d, const struct ctx_link *link)
 		       strerror(-ret));
 }
 
+/* The link's figures: the configured ones, or what was measured. */
+static void link_now(const struct daemon *d, struct ctx_link *link)
+{
+	link->bandwidth_gbps = d->avail_gbps > 0 ? d->avail_gbps :
+			       d->cfg.link.bandwidth_gbps;
+	link->far_ns = d->ns_far_ns > 0 ? d->ns_far_ns :
+		       d->cfg.link.far_latency_ns;
+	link->local_ns = d->cfg.link.local_latency_ns;
+}
+
+/*
+ * Metrics and state file, each epoch and, without the module (no epochs
+ * then), each connection attempt: the file must say so, and stay fresh,
+ * for indigoctl status judges the agent gone by its age.
+ */
+void write_state(const struct daemon *d)
+{
+	struct ctx_link link;
+
+	link_now(d, &link);
+	write_metrics(d);
+	write_status(d, &link);
+}
+
 void on_epoch(const struct modlink_epoch *m, void *arg)
 {
 	struct daemon *d = arg;
-	struct ctx_link link = {
-		.bandwidth_gbps = d->cfg.link.bandwidth_gbps,
-		.far_ns = d->cfg.link.far_latency_ns,
-		.local_ns = d->cfg.link.local_latency_ns,
-	};
+	struct ctx_link link;
 	struct epoch_feedback fb;
 	struct ctx_epoch e;
 	struct ctx_mem mem;
@@ -300,10 +320,7 @@ void on_epoch(const struct modlink_epoch *m, void *arg)
 		return;
 	feedback(d, &fb);
 	measure_link(d);
-	if (d->avail_gbps > 0)
-		link.bandwidth_gbps = d->avail_gbps;
-	if (d->ns_far_ns > 0)
-		link.far_ns = d->ns_far_ns;
+	link_now(d, &link);
 	to_ctx_epoch(m, &e);
 	ret = ctx_read_mem(d->sysfs, e.far, e.nfar, &mem);
 	if (ret && !d->mem_warned) {
@@ -347,8 +364,7 @@ void on_epoch(const struct modlink_epoch *m, void *arg)
 	apply_policy(d);
 	if (d->since_save >= d->save_every)
 		model_save(d);
-	write_metrics(d);
-	write_status(d, &link);
+	write_state(d);
 	follow_app(d);
 }
 

@@ -9,7 +9,7 @@ trap 'rm -rf "$t"' EXIT
 fails=0
 ok() { echo "PASS $1"; }
 no() { echo "FAIL $1: $2"; fails=$((fails + 1)); }
-conf() { printf '[agent]\nlearner = %s\nstate_dir = %s/st\nlog_path = %s/d.jsonl\nmetrics_path =\n' "$1" "$t" "$t" >"$t/c.conf"; }
+conf() { printf '[agent]\nlearner = %s\nstate_dir = %s/st\nlog_path = %s/d.jsonl\nmetrics_path =\nstatus_path = %s/status.json\n' "$1" "$t" "$t" "$t" >"$t/c.conf"; }
 mkdir -p "$t/st"
 
 "$bin" -c "$t/none.conf" --set agent.epoch_ms=0 2>"$t/e0"
@@ -33,6 +33,12 @@ wait $p
 rc=$?
 [ $rc = 0 ] && ok sigterm-exit-0 || no sigterm-exit-0 "rc $rc"
 grep -q 'cannot reach the module' "$t/e2" && ok no-module-logged || no no-module-logged "$(cat "$t/e2")"
+# no module, no epochs: the state file says so all the same (indigoctl
+# status judges the agent gone by the file's age)
+python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["module_connected"] is False and s["epochs"] == 0, s' "$t/status.json" 2>"$t/py" &&
+	ok status-without-module || no status-without-module "$(cat "$t/py")"
 grep -q 'learner thompson' "$t/e2" && ok sighup-switches-learner || no sighup-switches-learner "$(cat "$t/e2")"
 [ -f "$t/st/default-linucb.model" ] && [ -f "$t/st/default-thompson.model" ] &&
 	ok models-saved || no models-saved "$(ls "$t/st")"
