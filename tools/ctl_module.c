@@ -245,6 +245,10 @@ int ctl_watch(const struct ctl *c, int argc, char **argv)
 	u64 gen;
 	int err;
 
+	if (argc > 1) {
+		fprintf(stderr, "indigoctl: usage: watch [EPOCHS]\n");
+		return 2;
+	}
 	if (argc > 0 && ctl_parse_count(argv[0], &limit)) {
 		fprintf(stderr, "indigoctl: watch: EPOCHS is a count, not \"%s\"\n",
 			argv[0]);

@@ -106,6 +106,7 @@ fi
 refused not-root 'status: needs root' setpriv --reuid=65534 --regid=65534 --clear-groups "$ctl" status
 refused bad-usage 'usage' "$ctl" frobnicate
 refused bad-count 'EPOCHS is a count, not "3x"' "$ctl" watch 3x
+refused watch-extra-args 'usage: watch \[EPOCHS\]' "$ctl" watch 3 4
 refused bad-decisions-count 'usage: decisions \[N\]' "$ctl" decisions 5x
 
 echo "indigoctl: $failed failed"
