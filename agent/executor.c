@@ -125,8 +125,8 @@ void executor_clear(struct executor *x)
 
 /*
  * Moves @n pages of @c (one process) and counts them from where each ends
- * up: 0, or the move's error where where they are cannot be read (then,
- * as for a process gone, all count as failed).
+ * up (where that cannot be read, as for a process gone, all as failed):
+ * 0, or the move's error other than a process gone, for the caller to log.
  */
 static int move_batch(struct executor *x, const struct promote_cand *c,
 		      size_t n)
@@ -183,7 +183,7 @@ static int move_batch(struct executor *x, const struct promote_cand *c,
 			x->t.failed += promote_pages(p);
 		}
 	}
-	return 0;
+	return -err;
 }
 
 /*

@@ -23,6 +23,7 @@ static struct fake_page {
 } pt[16];
 static size_t npt;
 static unsigned int move_calls, query_calls;
+static int move_errno;	/* the move fails as a whole, after moving */
 
 static struct fake_page *lookup(const void *p)
 {
@@ -135,7 +136,12 @@ int numa_move_pages(int pid, unsigned long count, void **pages,
 			return r + count - i - 1;
 		cur = -1;
 	}
-	return cur >= 0 ? flush(cur, start, count, pages, status) : 0;
+	r = cur >= 0 ? flush(cur, start, count, pages, status) : 0;
+	if (move_errno) {
+		errno = move_errno;
+		return -1;
+	}
+	return r;
 }
 
 static struct executor *x;
@@ -144,6 +150,7 @@ static void setup(void)
 {
 	npt = 0;
 	move_calls = query_calls = 0;
+	move_errno = 0;
 	ck_assert_int_eq(executor_open(&x), 0);
 }
 
@@ -256,6 +263,27 @@ START_TEST(a_huge_page_counts_its_pages)
 }
 END_TEST
 
+/*
+ * A move that fails as a whole part way (ENOMEM) after some pages moved:
+ * they count from where they are, and the error is returned to be logged.
+ */
+START_TEST(whole_call_error_is_returned)
+{
+	struct exec_totals t;
+
+	page_at(1 * PG, 1, 0);
+	page_at(2 * PG, 1, 0);
+	add(7, 1 * PG, 3000);
+	add(7, 2 * PG, 2000);
+	move_errno = ENOMEM;
+	ck_assert_int_eq(executor_run(x, 0, 0, 0, 0, 1.0, 1.0), -ENOMEM);
+	executor_take(x, &t);
+	ck_assert_uint_eq(t.moved, 2);
+	ck_assert_uint_eq(t.failed, 0);
+	ck_assert_uint_eq(query_calls, 1);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("executor");
@@ -266,6 +294,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, partial_failure_counts_the_pages_that_moved);
 	tcase_add_test(tc, absent_pages_and_gone_processes_fail);
 	tcase_add_test(tc, a_huge_page_counts_its_pages);
+	tcase_add_test(tc, whole_call_error_is_returned);
 	suite_add_tcase(s, tc);
 	return s;
 }
