@@ -311,6 +311,16 @@ static void warn_numa_balancing_off(void)
 		       "kernel.numa_balancing is 0: the kernel takes no hinting faults, so the module sees none (set it to 1, or 2 for memory tiering)");
 }
 
+/* agent.netlink_rcvbuf on the telemetry socket, at connect and reload. */
+static void apply_rcvbuf(struct daemon *d)
+{
+	int ret = modlink_set_rcvbuf(d->ml, (int)d->cfg.agent.netlink_rcvbuf);
+
+	if (ret)
+		logmsg(LOG_WARNING, "telemetry receive buffer of %u bytes: %s",
+		       d->cfg.agent.netlink_rcvbuf, strerror(-ret));
+}
+
 static void link_try_open(struct daemon *d)
 {
 	static int last_err;
@@ -334,10 +344,7 @@ static void link_try_open(struct daemon *d)
 		last_err = ret;
 		return;
 	}
-	ret = modlink_set_rcvbuf(d->ml, (int)d->cfg.agent.netlink_rcvbuf);
-	if (ret)
-		logmsg(LOG_WARNING, "telemetry receive buffer of %u bytes: %s",
-		       d->cfg.agent.netlink_rcvbuf, strerror(-ret));
+	apply_rcvbuf(d);
 	last_err = 0;
 	d->reconnects++;
 	clock_gettime(CLOCK_MONOTONIC, &d->last_event);
@@ -359,7 +366,7 @@ static void reload(struct daemon *d)
 {
 	struct indigod_config cfg;
 	struct epoch_params p;
-	bool ns_changed, gpu_changed, key_changed;
+	bool ns_changed, gpu_changed, key_changed, rcvbuf_changed;
 
 	sd_notify(0, "RELOADING=1");
 	logmsg(LOG_INFO, "SIGHUP: reloading %s", d->conf_path);
@@ -372,6 +379,7 @@ static void reload(struct daemon *d)
 	ns_changed = memcmp(&cfg.netscope, &d->cfg.netscope, sizeof(cfg.netscope));
 	gpu_changed = memcmp(&cfg.gpu, &d->cfg.gpu, sizeof(cfg.gpu));
 	key_changed = cfg.agent.model_key != d->cfg.agent.model_key;
+	rcvbuf_changed = cfg.agent.netlink_rcvbuf != d->cfg.agent.netlink_rcvbuf;
 	/*
 	 * bandit.forget = auto follows reward.source: a new source with the
 	 * same [bandit] section still changes the learner's tuning.
@@ -400,6 +408,8 @@ static void reload(struct daemon *d)
 		d->cfg.agent.executor = CONFIG_EXECUTOR_KERNEL;
 	}
 	apply_policy(d);	/* the executor decides the module's mode */
+	if (d->ml && rcvbuf_changed)
+		apply_rcvbuf(d);
 	counter_reset(&d->ctr);
 	counter_reset(&d->prog);
 	d->ctr_warned = d->prog_warned = false;

@@ -136,13 +136,17 @@ indigoctl --json decisions 5 | grep -q '"verdict":"allow"' && pass indigoctl-dec
 	fail indigoctl-decisions "$(indigoctl decisions 5 2>&1)"
 
 # a telemetry overrun: a tiny receive buffer and a stopped agent lose
-# events; the agent counts them, resynchronises and carries on
+# events; the agent counts them, resynchronises and carries on. The buffer
+# comes by a reload: the default (4 MiB) would take them all.
 kill -TERM $AG
 wait $AG
-indigod -c /tmp/indigod.conf --set agent.learner=heuristic \
-	--set agent.netlink_rcvbuf=4096 2>/tmp/agent5.log &
+cp /tmp/indigod.conf /tmp/indigod5.conf
+indigod -c /tmp/indigod5.conf --set agent.learner=heuristic 2>/tmp/agent5.log &
 AG=$!
 sleep 2
+sed -i '/^\[agent\]/a netlink_rcvbuf = 4096' /tmp/indigod5.conf
+kill -HUP $AG
+sleep 1
 # while it is stopped, 5000 synthetic candidates (79 batches of a few KiB
 # each, the buffer holding two or so) arrive for it: an overrun for certain
 kill -STOP $AG
