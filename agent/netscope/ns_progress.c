@@ -13,18 +13,25 @@
 
 #include "ns_progress.h"
 
+/* The socket's path of a "unix:" source, or NULL for a file. */
+static const char *sock_path(const char *source)
+{
+	return strncmp(source, "unix:", 5) ? NULL : source + 5;
+}
+
 static int open_source(const char *source)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	const char *path = sock_path(source);
 	int fd;
 
-	if (strncmp(source, "unix:", 5)) {
+	if (!path) {
 		fd = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		return fd < 0 ? -errno : fd;
 	}
-	if (strlen(source + 5) >= sizeof(sa.sun_path))
+	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
-	strcpy(sa.sun_path, source + 5);
+	strcpy(sa.sun_path, path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
@@ -75,7 +82,7 @@ int ns_progress_read(const char *source, double *units)
 	fd = open_source(source);
 	if (fd < 0)
 		return fd;
-	n = read_whole(fd, !strncmp(source, "unix:", 5), buf, sizeof(buf));
+	n = read_whole(fd, sock_path(source), buf, sizeof(buf));
 	close(fd);
 	if (n < 0)
 		return n;
