@@ -35,6 +35,8 @@ if "$sim" gen nosuch "$dir/x.trace" 2>/dev/null; then fail "unknown generator ac
 if "$sim" gen gups "$dir/x.trace" -p 1000 -n 999 2>/dev/null; then fail "gen -p 1000 -n 999 accepted"; fi
 # a value that is not a number, or a negative count (four billion walks)
 if "$sim" run "$dir/p.trace" -P fixed -a five 2>/dev/null; then fail "arm 'five' accepted"; fi
+# numbers are decimal: "08" is arm 8, not a malformed octal number
+"$sim" run "$dir/p.trace" -P fixed -a 08 -S 0.2 -E 1 >/dev/null || fail "arm 08 refused"
 rc=0; timeout 10 "$sim" run "$dir/p.trace" -P none -r -1 2>/dev/null || rc=$?
 test "$rc" -ne 0 && test "$rc" -ne 124 || fail "repeat -1: exit $rc"
 if "$sim" run "$dir/p.trace" -f 0.25x 2>/dev/null; then fail "local fraction 0.25x accepted"; fi
