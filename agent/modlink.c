@@ -3,6 +3,7 @@
  * modlink: request/reply with the indigo.ko generic netlink family over
  * libnl-genl-3. See modlink.h.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -361,7 +362,9 @@ static int parse_uint(const char *s, u64 max, u64 *v)
 {
 	char *end;
 
-	if (!*s || *s == '-')
+	/* a digit first: strtoull skips blanks and takes a sign, so " -1"
+	 * would read as 2^64 - 1 (free_min_kib's own range) */
+	if (!isdigit((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
 	*v = strtoull(s, &end, 10);

@@ -6,6 +6,7 @@
  * trusted no more than any peer: a malformed message is refused, never a
  * crash. The first byte picks the target.
  */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,51 @@ static void on_cands(u64 seq, const struct modlink_cand *c, u32 n, void *arg)
 	s->calls++;
 }
 
+/*
+ * An accepted number is what it reads as in decimal: digits only, so that
+ * " -1" does not become 2^64 - 1 by strtoull's negation.
+ */
+static void check_policy(const struct modlink_policy_req *req, const char *kv)
+{
+	const char *v = strchr(kv, '=') + 1, *p;
+	unsigned long long want = 0;
+	u64 got;
+
+	if (req->set == 1U << INDIGO_A_POLICY_MODE)
+		return;
+	for (p = v; *p; p++) {
+		if (!isdigit((unsigned char)*p))
+			abort();
+		want = want * 10 + (unsigned long long)(*p - '0');
+	}
+	if (p == v)
+		abort();
+	switch (req->set) {
+	case 1U << INDIGO_A_POLICY_RATE_MIN:
+		got = req->p.rate_min;
+		break;
+	case 1U << INDIGO_A_POLICY_BURST_MIN:
+		got = req->p.burst_min;
+		break;
+	case 1U << INDIGO_A_POLICY_FREE_MIN:
+		got = req->p.free_min;
+		break;
+	case 1U << INDIGO_A_POLICY_RATE_CAP:
+		got = req->p.rate_cap;
+		break;
+	case 1U << INDIGO_A_POLICY_BURST_TOL:
+		got = req->p.burst_tol;
+		break;
+	case 1U << INDIGO_A_POLICY_BURST_GAP:
+		got = req->p.burst_gap;
+		break;
+	default:
+		abort();	/* one setting sets one bit */
+	}
+	if (got != want)
+		abort();
+}
+
 static void policy(const uint8_t *data, size_t size)
 {
 	struct modlink_policy_req req;
@@ -50,7 +96,8 @@ static void policy(const uint8_t *data, size_t size)
 	memcpy(kv, data, size);
 	kv[size] = '\0';
 	memset(&req, 0, sizeof(req));
-	modlink_policy_parse(&req, kv);
+	if (!modlink_policy_parse(&req, kv))
+		check_policy(&req, kv);
 	free(kv);
 }
 
