@@ -187,7 +187,8 @@ bench: setup programs $(B)/bandit_bench $(B)/ingest $(BENCH_MORE)
 
 # modules_install runs depmod for KDIR's kernel itself (in DESTDIR's tree
 # where one is given): the module lands in /lib/modules/RELEASE/extra
-# (updates from 6.3 on), where uninstall looks for it.
+# (updates from 6.3 on), compressed where the kernel compresses its own
+# (indigo.ko.xz on Debian's 6.12), where uninstall looks for it.
 install: module install-agent
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
 
@@ -231,6 +232,9 @@ dkms-source:
 	cp -r Kbuild dkms.conf include $(DKMS_SRC)/
 	cp kmod/*.c kmod/*.h $(DKMS_SRC)/kmod/
 
+# modules_install compresses the module as the kernel's config says
+KO_SUFFIXES := .ko .ko.gz .ko.xz .ko.zst
+
 # DKMS's registry, /usr/src and the running unit are the host's: left
 # alone under DESTDIR.
 # The module of make install goes too (DKMS's, in updates/dkms, is DKMS's).
@@ -240,8 +244,8 @@ ifeq ($(DESTDIR),)
 	-dkms remove -m indigo -v $(VERSION) --all
 	rm -rf /usr/src/indigo-$(VERSION)
 endif
-	@for ko in $(DESTDIR)/lib/modules/*/extra/indigo.ko \
-		   $(DESTDIR)/lib/modules/*/updates/indigo.ko; do \
+	@for ko in $(foreach d,extra updates,$(foreach z,$(KO_SUFFIXES),\
+		   $(DESTDIR)/lib/modules/*/$(d)/indigo$(z))); do \
 		[ -e "$$ko" ] || continue; \
 		echo "rm -f $$ko"; rm -f "$$ko" || exit 1; \
 		rel=$${ko#$(DESTDIR)/lib/modules/}; \

@@ -28,9 +28,11 @@ make -s install-agent install-netscope install-gpu DESTDIR="$stage" >/dev/null
 systemctl --root="$stage" --quiet enable indigod.service
 wants=$stage/etc/systemd/system/multi-user.target.wants/indigod.service
 [ -L "$wants" ] || { fail enable-in-stage "no $wants"; exit 1; }
-# what make install's modules_install leaves (extra up to 6.2, then updates)
+# what make install's modules_install leaves (extra up to 6.2, then
+# updates; compressed as the kernel's own are, xz on Debian's 6.12)
 install -D -m 0644 /dev/null "$stage/lib/modules/6.1.0-9-amd64/extra/indigo.ko"
 install -D -m 0644 /dev/null "$stage/lib/modules/6.12.9-amd64/updates/indigo.ko"
+install -D -m 0644 /dev/null "$stage/lib/modules/6.12.10-amd64/updates/indigo.ko.xz"
 # DKMS's own copy is DKMS's to remove
 install -D -m 0644 /dev/null "$stage/lib/modules/6.1.0-9-amd64/updates/dkms/indigo.ko"
 
