@@ -145,6 +145,7 @@ check-guest: programs
 check-agent: programs $(B)/ingest $(GPU_FAKE)
 	INDIGO_FAKECUDA=$(if $(GPU_FAKE),$(abspath $(GPU_FAKE))) tests/agent/indigod-smoke.sh $(B)/indigod
 	tests/agent/install-staged.sh
+	tests/agent/demo-script.sh
 	tests/agent/indigoctl-cli.sh $(B)/indigoctl
 	tests/guest/run-agent-tests.sh 6.1
 	tests/guest/run-agent-tests.sh 6.12
