@@ -4,20 +4,23 @@
 # choosing it. Everything it prints goes to the console.
 D=/sys/kernel/debug/indigo
 say() { echo; echo "=== $*"; }
+# a step that failed ends the demo: its PASS would tell make demo otherwise
+fail() { echo "FAIL demo: $*"; exit 1; }
 
 numa-fast
 
 say "guest: kernel $(uname -r); node 1 has $(awk '/MemTotal/ {print $4, $5}' /sys/devices/system/node/node1/meminfo) and CPUs '$(cat /sys/devices/system/node/node1/cpulist)'"
 say "insmod indigo.ko (loads in observe mode)"
-insmod /lib/modules/indigo.ko || exit 1
+insmod /lib/modules/indigo.ko || fail "insmod"
 dmesg | grep 'indigo:' | tail -n 2
 cat $D/policy
 
 say "policy: gate: promote pages faulting >= 20/s whose burst lasted >= 200 ms"
-indigoctl policy set mode=gate rate_min_mhz=20000 burst_min_ms=200 burst_tol_pct=1000 burst_gap_ms=5000
+indigoctl policy set mode=gate rate_min_mhz=20000 burst_min_ms=200 burst_tol_pct=1000 burst_gap_ms=5000 ||
+	fail "indigoctl policy set"
 
 say "workload: 256 pages moved to node 1; 64 hot (rewritten continuously), 192 cold (every 3 s), 12 s"
-farmem --pages 256 --hot 64 --seconds 12 --cold-ms 3000
+farmem --pages 256 --hot 64 --seconds 12 --cold-ms 3000 || fail "farmem"
 
 say "what the module saw (debugfs stats)"
 cat $D/stats
@@ -43,7 +46,7 @@ CONF
 indigod -c /tmp/indigod.conf 2>/tmp/agent.log &
 AG=$!
 sleep 2
-farmem --pages 512 --hot 128 --seconds 12 --cold-ms 3000
+farmem --pages 512 --hot 128 --seconds 12 --cold-ms 3000 || fail "farmem with indigod"
 
 say "the agent's decisions (decision log: epoch, arm, who chose, propensity, reward in s)"
 awk -F'[:,]' '{ for (i = 1; i < NF; i++) { if ($i ~ /"epoch"/) e = $(i + 1); if ($i ~ /"action"/) a = $(i + 1)
@@ -54,9 +57,9 @@ say "indigoctl status"
 indigoctl status
 
 kill -TERM $AG
-wait $AG
+wait $AG || fail "indigod exited with status $?"
 say "the agent's log"
 grep -v 'epoch [0-9]*: arm' /tmp/agent.log | head -n 12
 
-rmmod indigo
+rmmod indigo || fail "rmmod"
 echo "PASS demo"
