@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # lackey2trace on a hand-made piece of lackey output: instruction lines
 # advance the clock, repeated lines hit the cache model, pages get dense ids
-# in order of first touch, valgrind's own lines are ignored.
+# in order of first touch, valgrind's own lines are ignored (a long one
+# whole, not as pieces that may look like accesses).
 set -euo pipefail
 bin=$1
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-printf '%s\n' '==1== Lackey, an example Valgrind tool' \
+# 255 bytes, then what fgets' 256-byte buffer would hand over as a line
+long=$(printf '==1== Command: prog %0235d L 30000000,8' 0)
+printf '%s\n' '==1== Lackey, an example Valgrind tool' "$long" \
 	'I  04000000,3' ' L 10000000,8' 'I  04000003,3' ' L 10000008,8' \
 	' S 20000000,4' 'I  04000006,2' 'I  04000008,2' ' M 10000040,4' |
 	"$bin" -c 1 "$out" 2>/dev/null

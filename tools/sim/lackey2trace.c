@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,7 @@ static int run(const struct opts *o, FILE *out, uint64_t *n, uint32_t *npages)
 	struct pmap m = { 0 };
 	uint64_t insns = 0, since = 0, addr;
 	char line[256], kind;
+	bool tail = false;
 	int ret = 0;
 
 	if (!c.sets)
@@ -159,7 +161,13 @@ static int run(const struct opts *o, FILE *out, uint64_t *n, uint32_t *npages)
 	*n = 0;
 	while (*n < o->max && fgets(line, sizeof(line), stdin)) {
 		struct trace_rec r;
+		bool piece = tail;
 
+		/* the rest of a longer line (valgrind's own, a command line)
+		 * is no record, even where it happens to start with " L " */
+		tail = !strchr(line, '\n');
+		if (piece)
+			continue;
 		if (line[0] == 'I') {
 			/* skipped instructions are not the first record's compute */
 			if (++insns > o->skip)
