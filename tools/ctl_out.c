@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* indigoctl's output: JSON, or tables for people (ctl_out.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -102,9 +103,16 @@ static void human(struct json_object *o, int indent)
 
 int ctl_print(struct json_object *o, bool json)
 {
+	errno = 0;	/* what a failed write leaves, and nothing older */
 	if (json)
 		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	else
 		human(o, 0);
-	return fflush(stdout) ? 1 : 0;
+	/* a full disk or a closed pipe: say so, not a bare exit status */
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "indigoctl: writing the output: %s\n",
+			strerror(errno ? errno : EIO));
+		return 1;
+	}
+	return 0;
 }

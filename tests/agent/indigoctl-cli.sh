@@ -96,6 +96,12 @@ refused() {
 		grep -q "$want" "$dir/err" && pass "$name" || fail "$name" "$(cat "$dir/err")"
 	fi
 }
+# output that cannot be written (a full disk): exit 1 and a sentence,
+# not a bare exit status
+for j in "" --json; do
+	refused "unwritable-output$j" 'indigoctl: writing the output: No space left' \
+		sh -c '"$@" >/dev/full' - "$ctl" $j eval "$dir/tiny.jsonl"
+done
 chmod 755 "$dir"
 if [ -d /sys/module/indigo ]; then
 	echo "SKIP not-loaded (the module is loaded here)"
