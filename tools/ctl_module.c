@@ -74,25 +74,32 @@ struct json_object *ctl_policy_json(struct modlink *l)
 	return policy_json(&p, gen);
 }
 
-static int set_policy(struct modlink *l, int argc, char **argv)
+static int parse_settings(struct modlink_policy_req *req, int argc,
+			  char **argv)
 {
-	struct modlink_policy_req req = { .set = 0 };
-	u64 gen;
-	int i, err;
+	int i;
 
 	for (i = 0; i < argc; i++) {
-		if (modlink_policy_parse(&req, argv[i])) {
+		if (modlink_policy_parse(req, argv[i])) {
 			fprintf(stderr, "indigoctl: bad policy setting '%s' (keys: mode=observe|gate|deny rate_min_mhz burst_min_ms free_min_kib rate_cap_pps burst_tol_pct burst_gap_ms)\n",
 				argv[i]);
 			return 2;
 		}
 	}
-	err = modlink_set_policy(l, &req, &gen);
+	return 0;
+}
+
+static int set_policy(struct modlink *l, const struct modlink_policy_req *req)
+{
+	u64 gen;
+	int err = modlink_set_policy(l, req, &gen);
+
 	return err ? ctl_fail("set policy", err, l) : 0;
 }
 
 int ctl_policy(const struct ctl *c, int argc, char **argv)
 {
+	struct modlink_policy_req req = { .set = 0 };
 	struct json_object *o;
 	struct modlink *l;
 	int rc;
@@ -101,9 +108,12 @@ int ctl_policy(const struct ctl *c, int argc, char **argv)
 		fprintf(stderr, "indigoctl: usage: policy [set KEY=VALUE...]\n");
 		return 2;
 	}
+	/* bad usage is exit 2 whether or not the module is there */
+	if (argc > 0 && parse_settings(&req, argc - 1, argv + 1))
+		return 2;
 	if (ctl_connect(&l))
 		return 1;
-	rc = argc > 0 ? set_policy(l, argc - 1, argv + 1) : 0;
+	rc = argc > 0 ? set_policy(l, &req) : 0;
 	if (!rc) {
 		o = ctl_policy_json(l);
 		rc = o ? ctl_print(o, c->json) : 1;

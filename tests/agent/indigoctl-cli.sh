@@ -114,6 +114,20 @@ refused bad-usage 'usage' "$ctl" frobnicate
 refused bad-count 'EPOCHS is a count, not "3x"' "$ctl" watch 3x
 refused watch-extra-args 'usage: watch \[EPOCHS\]' "$ctl" watch 3 4
 refused bad-decisions-count 'usage: decisions \[N\]' "$ctl" decisions 5x
+# policy settings are checked before the module is asked (bad usage is 2,
+# loaded or not); a blank and a minus are no number: strtoull would read
+# " -1" as 2^64-1 KiB, a watermark that vetoes every promotion
+for bad in "free_min_kib= -1" "rate_min_mhz=+5" "burst_gap_ms=4294967296" "mode=fast"; do
+	"$ctl" policy set mode=gate "$bad" >/dev/null 2>"$dir/err" && rc=0 || rc=$?
+	[ "$rc" = 2 ] && grep -qF "bad policy setting '$bad'" "$dir/err" &&
+		pass "policy-set-refuses '$bad'" ||
+		fail "policy-set-refuses '$bad'" "exit $rc: $(cat "$dir/err")"
+done
+if [ ! -d /sys/module/indigo ]; then
+	# the largest watermark is a setting, not bad usage
+	refused policy-set-max-free 'the indigo module is not loaded' \
+		"$ctl" policy set free_min_kib=18446744073709551615
+fi
 
 echo "indigoctl: $failed failed"
 exit $failed
