@@ -100,6 +100,29 @@ static int split(char *s, char **w, int max)
 	return n;
 }
 
+/* A column's value: its number where it is a decimal one, as in stats. */
+static struct json_object *decision_value(const char *s)
+{
+	const char *d = s + (*s == '-');
+	char *end;
+
+	if (*d >= '0' && *d <= '9') {
+		errno = 0;
+		if (*s == '-') {
+			long long v = strtoll(s, &end, 10);
+
+			if (!errno && !*end)
+				return json_object_new_int64(v);
+		} else {
+			unsigned long long v = strtoull(s, &end, 10);
+
+			if (!errno && !*end)
+				return json_object_new_uint64(v);
+		}
+	}
+	return json_object_new_string(s);	/* addr (hex), verdict, reason */
+}
+
 static int decisions_fail(const char *path, int err)
 {
 	if (err == ENOENT && access("/sys/module/indigo", F_OK))
@@ -139,7 +162,7 @@ int ctl_decisions(const struct ctl *c, int argc, char **argv)
 			continue;	/* not a decision line */
 		o = json_object_new_object();
 		for (i = 0; o && i < ncol; i++)
-			ctl_add_str(o, col[i], val[i]);
+			ctl_add(o, col[i], decision_value(val[i]));
 		if (o && json_object_array_add(rows, o))
 			json_object_put(o);
 	}

@@ -129,5 +129,31 @@ if [ ! -d /sys/module/indigo ]; then
 		"$ctl" policy set free_min_kib=18446744073709551615
 fi
 
+# decisions from a debugfs of our own (a private mount namespace: the
+# host's /sys/kernel/debug is left alone): numbers in JSON are numbers,
+# as in stats and policy, so that a filter such as rate_mhz >= 1000 works
+if unshare -m true 2>/dev/null; then
+	printf '%s\n' 'time_ns pid addr node target rate_mhz burst_ms verdict reason' \
+		'100 41 0x7f0000001000 1 0 20000 300 allow pass' \
+		'200 42 0x7f0000002000 1 -1 999 0 veto rate' >"$dir/decisions"
+	unshare -m sh -c 'mount -t tmpfs none /sys/kernel/debug &&
+		mkdir /sys/kernel/debug/indigo &&
+		cp "$1/decisions" /sys/kernel/debug/indigo/ &&
+		"$2" --json decisions 1 >"$1/dec.json" && "$2" decisions >"$1/dec.txt"' \
+		- "$dir" "$ctl" 2>"$dir/err" || true
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["shown"] == 1, d
+r = d["decisions"][0]
+assert r == {"time_ns": 200, "pid": 42, "addr": "0x7f0000002000", "node": 1,
+	"target": -1, "rate_mhz": 999, "burst_ms": 0, "verdict": "veto",
+	"reason": "rate"}, r' "$dir/dec.json" 2>>"$dir/err" &&
+		grep -Eq '^  200 +42 +0x7f0000002000 +1 +-1 +999 +0 +veto +rate$' "$dir/dec.txt" &&
+		pass decisions-json-numbers ||
+		fail decisions-json-numbers "$(cat "$dir/err" "$dir/dec.json" 2>/dev/null | head -c 800)"
+else
+	echo "SKIP decisions-json-numbers (no mount namespace here)"
+fi
+
 echo "indigoctl: $failed failed"
 exit $failed
