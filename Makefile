@@ -147,6 +147,7 @@ check-agent: programs $(B)/ingest $(GPU_FAKE)
 	tests/agent/install-staged.sh
 	tests/agent/demo-script.sh
 	tests/agent/indigoctl-cli.sh $(B)/indigoctl
+	tests/agent/farmem-cli.sh $(B)/farmem
 	tests/guest/run-agent-tests.sh 6.1
 	tests/guest/run-agent-tests.sh 6.12
 

@@ -55,6 +55,19 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* @s as a whole decimal number into *@v: 0, or -1 for "1.5", "4k", "" */
+static int num(const char *s, long *v)
+{
+	char *end;
+
+	/* atol read "node1" as 0 (the near node) and "1.5" as 1 */
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
 static int parse(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
@@ -68,26 +81,28 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "thp", no_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	long far = 1;
+	int c, bad = 0;
 
 	*o = (struct opts){ .pages = 256, .hot = 64, .seconds = 10,
 			    .cold_ms = 0, .far = 1 };
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
-		case 'p': o->pages = atol(optarg); break;
-		case 'h': o->hot = atol(optarg); break;
-		case 's': o->seconds = atol(optarg); break;
-		case 'c': o->cold_ms = atol(optarg); break;
-		case 'f': o->far = atoi(optarg); break;
+		case 'p': bad |= num(optarg, &o->pages); break;
+		case 'h': bad |= num(optarg, &o->hot); break;
+		case 's': bad |= num(optarg, &o->seconds); break;
+		case 'c': bad |= num(optarg, &o->cold_ms); break;
+		case 'f': bad |= num(optarg, &far); break;
 		case 'b': o->bind_far = 1; break;
 		case 'g': o->progress = optarg; break;
 		case 't': o->thp = 1; break;
 		default: return -1;
 		}
 	}
-	if (o->pages <= 0 || o->hot < 0 || o->hot > o->pages ||
-	    o->seconds < 0 || o->cold_ms < 0 || o->far < 0)
+	if (bad || optind < argc || o->pages <= 0 || o->hot > o->pages ||
+	    far > 63)
 		return -1;
+	o->far = (int)far;
 	return 0;
 }
 
