@@ -188,8 +188,19 @@ int ctl_stats(const struct ctl *c)
 
 struct watch {
 	const struct ctl *c;
-	unsigned long epochs;
+	unsigned long epochs, limit;	/* limit 0: until interrupted */
+	u64 last;			/* the last epoch shown */
 };
+
+/*
+ * One poll hands over everything queued (up to 256 messages): when the
+ * output stalled, that is several epochs, which must not run past EPOCHS.
+ * The last epoch's candidates, sent after it, still belong to the watch.
+ */
+static bool watch_done(const struct watch *w)
+{
+	return w->limit && w->epochs >= w->limit;
+}
 
 /* One format per output kind (0: people, 1: JSON lines), same arguments. */
 static const char *const epoch_fmt[2] = {
@@ -207,7 +218,10 @@ static void print_epoch(const struct modlink_epoch *e, void *arg)
 	int j = w->c->json;
 	u32 i;
 
+	if (watch_done(w))
+		return;
 	w->epochs++;
+	w->last = e->seq;
 	printf(epoch_fmt[j], (unsigned long long)e->seq, e->ms, e->rate_p50,
 	       e->rate_p90, e->rate_p99, e->burst_p50, e->burst_p90,
 	       e->burst_p99);
@@ -229,6 +243,8 @@ static void print_cands(u64 seq, const struct modlink_cand *c, u32 n,
 		"cand epoch %llu pid %u addr 0x%llx node %u rate_mhz %u burst_ms %u pages %u\n";
 	u32 i;
 
+	if (watch_done(w) && seq != w->last)
+		return;
 	for (i = 0; i < n; i++)
 		printf(fmt, (unsigned long long)seq, c[i].pid,
 		       (unsigned long long)c[i].addr, c[i].node, c[i].rate,
@@ -251,7 +267,6 @@ int ctl_watch(const struct ctl *c, int argc, char **argv)
 	};
 	struct indigo_policy pol;
 	struct modlink *l;
-	unsigned long limit = 0;
 	u64 gen;
 	int err;
 
@@ -259,7 +274,7 @@ int ctl_watch(const struct ctl *c, int argc, char **argv)
 		fprintf(stderr, "indigoctl: usage: watch [EPOCHS]\n");
 		return 2;
 	}
-	if (argc > 0 && ctl_parse_count(argv[0], &limit)) {
+	if (argc > 0 && ctl_parse_count(argv[0], &w.limit)) {
 		fprintf(stderr, "indigoctl: watch: EPOCHS is a count, not \"%s\"\n",
 			argv[0]);
 		return 2;
@@ -267,7 +282,7 @@ int ctl_watch(const struct ctl *c, int argc, char **argv)
 	if (ctl_connect(&l))
 		return 1;
 	err = modlink_subscribe(l);
-	while (!err && (!limit || w.epochs < limit)) {
+	while (!err && !watch_done(&w)) {
 		err = modlink_poll(l, &ev, 1000);
 		if (err == -ENOBUFS) {
 			fprintf(stderr, "indigoctl: events lost (receive buffer overrun)\n");

@@ -252,6 +252,29 @@ if want epochs; then
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	indigoctl watch 300 >/tmp/epochs.txt
 	t1=$(cut -d' ' -f1 /proc/uptime)
+	# watch N shows N epochs even when its output stalled and a backlog
+	# came in one poll: stopped after its first epoch, the watcher finds
+	# some 2 s of epochs queued (as many as its socket holds) at once
+	indigoctl watch 20 >/tmp/watch20.txt 2>/dev/null &
+	W=$!
+	i=0
+	while ! grep -q '^epoch ' /tmp/watch20.txt && [ $i -lt 500 ]; do
+		i=$((i + 1))
+		sleep 0.01
+	done
+	kill -STOP $W
+	n0=$(grep -c '^epoch ' /tmp/watch20.txt)
+	sleep 2
+	kill -CONT $W
+	wait $W
+	rc=$?
+	n=$(grep -c '^epoch ' /tmp/watch20.txt)
+	if [ "$n0" -lt 1 ] || [ "$n0" -ge 20 ]; then
+		echo "SKIP watch-stops-at-epochs ($n0 epochs before the stop)"
+	else
+		[ $rc = 0 ] && [ "$n" = 20 ] && pass watch-stops-at-epochs ||
+			fail watch-stops-at-epochs "rc $rc, $n epochs shown for watch 20 ($n0 before the stop)"
+	fi
 	rmmod indigo && insmod $KO
 	sum=$(awk '/^epoch [0-9]+ ms / && ++n > 1 { s += $4 } END { print s + 0 }' /tmp/epochs.txt)
 	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')
