@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -22,6 +23,7 @@ struct ns_loader {
 	struct ns_sockops *so;
 	struct ns_cc *cc;
 	struct bpf_link *cc_link;
+	int cc_lock;			/* held while cc_link is ours, or -1 */
 	int cc_err;
 	bool cc_replaced;
 	struct bpf_link *links[NS_ATTACH_MAX];
@@ -85,16 +87,17 @@ static void drop_stale_pins(struct bpf_object *obj)
 }
 
 /*
- * Without struct_ops links (libbpf before 1.3, kernels before 6.4) the
- * kernel keeps a registered congestion control after its agent is killed,
- * and refuses the name to the next one. Unregister such a "netscope", any
- * but @own, so that a restarted agent comes back with its own programs.
+ * The CC is registered without a struct_ops link (kernels before 6.4 have
+ * none), so the kernel keeps it after its agent is killed, and refuses the
+ * name to the next one. Unregister such a "netscope", any but @own, so
+ * that a restarted agent comes back with its own programs. Only for the
+ * holder of cc_lock(): a running agent's CC looks the same.
  */
 static int drop_orphan_cc(int own)
 {
 	struct bpf_map_info info, mine = { 0 };
 	__u32 id = 0, len = sizeof(mine);
-	int fd, zero = 0, ret = -ENOENT;
+	int fd, zero = 0, ret = -EEXIST;	/* none to drop: still taken */
 
 	if (bpf_obj_get_info_by_fd(own, &mine, &len))
 		return -errno;
@@ -113,7 +116,26 @@ static int drop_orphan_cc(int own)
 	return ret;
 }
 
-static int cc_register(struct ns_loader *l, const struct ns_load_opts *o)
+/*
+ * The agent whose "netscope" CC is registered holds a lock on the pin
+ * directory while it lives: the kernel drops it with a killed agent, whose
+ * CC stays. Taken: the fd. Held by a running agent: -EEXIST.
+ */
+static int cc_lock(void)
+{
+	int fd = open(NS_PIN_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		return fd;
+	err = errno == EWOULDBLOCK ? EEXIST : errno;
+	close(fd);
+	return -err;
+}
+
+static int cc_attach(struct ns_loader *l, const struct ns_load_opts *o)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = NS_PIN_DIR);
 	int ret;
@@ -128,12 +150,29 @@ static int cc_register(struct ns_loader *l, const struct ns_load_opts *o)
 	if (ret)
 		return ret;
 	l->cc_link = bpf_map__attach_struct_ops(l->cc->maps.netscope);
-	if (!l->cc_link && errno == EEXIST &&
-	    !drop_orphan_cc(bpf_map__fd(l->cc->maps.netscope))) {
+	if (!l->cc_link && errno == EEXIST) {
+		ret = drop_orphan_cc(bpf_map__fd(l->cc->maps.netscope));
+		if (ret)
+			return ret;
 		l->cc_replaced = true;
 		l->cc_link = bpf_map__attach_struct_ops(l->cc->maps.netscope);
 	}
 	return l->cc_link ? 0 : -errno;
+}
+
+static int cc_register(struct ns_loader *l, const struct ns_load_opts *o)
+{
+	int ret;
+
+	l->cc_lock = cc_lock();
+	if (l->cc_lock < 0)
+		return l->cc_lock;
+	ret = cc_attach(l, o);
+	if (ret) {
+		close(l->cc_lock);
+		l->cc_lock = -1;
+	}
+	return ret;
 }
 
 /* Before the program is attached: no flow meets the map half written. */
@@ -181,6 +220,7 @@ int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
 		*why = "memory";
 		return -ENOMEM;
 	}
+	l->cc_lock = -1;
 	if (!getenv("INDIGO_BPF_DEBUG"))
 		libbpf_set_print(quiet);
 	*why = "bpffs at /sys/fs/bpf";
@@ -274,6 +314,8 @@ void ns_loader_close(struct ns_loader *l)
 		return;
 	bpf_link__destroy(l->cc_link);	/* unregisters "netscope" */
 	ns_cc__destroy(l->cc);
+	if (l->cc_lock >= 0)
+		close(l->cc_lock);
 	for (i = 0; i < l->nlinks; i++)
 		bpf_link__destroy(l->links[i]);
 	ns_sockops__destroy(l->so);

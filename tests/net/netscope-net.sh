@@ -676,7 +676,8 @@ for _ in $(seq 30); do
 	sleep 0.1
 done
 [ "$(ns_json_get "$BULK" .policy.cc)" = cubic ] || die "controller set no policy"
-ns_bg "$NETSCOPE" --cgroup "$NS_CG" --observe --no-cc >"$LOG.2" 2>&1
+# its "netscope" CC is refused as the running one's name, and said so
+ns_bg "$NETSCOPE" --cgroup "$NS_CG" --observe >"$LOG.2" 2>&1
 other=${NS_PIDS[-1]}
 for _ in $(seq 50); do
 	grep -q attached "$LOG.2" && break
@@ -686,10 +687,14 @@ pol_started=$(ns_json_get "$BULK" .policy.cc)
 kill "$other"
 wait "$other" || die "the second agent: $(cat "$LOG.2")"
 pol_stopped=$(ns_json_get "$BULK" .policy.cc)
+grep -q 'congestion control "netscope" not registered: File exists' "$LOG.2" ||
+	die "the second agent's CC: $(cat "$LOG.2")"
+grep -qw netscope /proc/sys/net/ipv4/tcp_available_congestion_control ||
+	die "the running agent's CC went with the second agent"
 rm -f "$LOG.2"
 [ "$pol_started $pol_stopped" = "cubic cubic" ] ||
 	die "a running controller's policy, as another agent started and stopped: '$pol_started', '$pol_stopped'"
-pass "another agent starting and stopping leaves a running controller's policy"
+pass "another agent starting and stopping leaves a running controller's policy and CC (its own refused: File exists)"
 stop_agent
 pol=$(ns_json_get "$BULK" '.policy | "\(.cc) \(.rate_bps) \(.sensitivity) \(.fixed)"')
 [ "$pol" = " 0 null false" ] || die "the controller's policy after it stopped: $pol"
