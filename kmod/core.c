@@ -59,6 +59,27 @@ bool indigo_burst_observe(struct indigo_page *pg, const struct indigo_policy *p,
 	return false;
 }
 
+bool indigo_page_fault(struct indigo_page *pg, const struct indigo_policy *p,
+		       u64 now_ns, u64 mark_ns)
+{
+	u64 delta = 0;
+
+	if (mark_ns && mark_ns <= now_ns)
+		delta = now_ns - mark_ns;
+	else if (pg->last_ns && pg->last_ns < now_ns)
+		delta = now_ns - pg->last_ns;
+	if (delta)
+		indigo_burst_observe(pg, p, now_ns, indigo_rate_mhz(delta));
+	/*
+	 * Faults on a shared page read the clock before they queue for the
+	 * shard's lock: an earlier reading may come second, and must not
+	 * take last_ns back (the next interval would be measured too long).
+	 */
+	if (now_ns > pg->last_ns)
+		pg->last_ns = now_ns;
+	return delta != 0;
+}
+
 u32 indigo_burst_ms(const struct indigo_page *pg, u64 now_ns)
 {
 	u64 ms;

@@ -56,6 +56,15 @@ u32 indigo_rate_mhz(u64 delta_ns);
 bool indigo_burst_observe(struct indigo_page *pg, const struct indigo_policy *p,
 			  u64 now_ns, u32 rate);
 
+/*
+ * Records a hinting fault on @pg at @now_ns: the interval since @mark_ns,
+ * when the page was last marked (0: no mark known), or else since the last
+ * fault, is one observation. Returns true when there was one (not on the
+ * page's first fault, nor on one that brought no time).
+ */
+bool indigo_page_fault(struct indigo_page *pg, const struct indigo_policy *p,
+		       u64 now_ns, u64 mark_ns);
+
 /* Length of @pg's current burst at @now_ns, in ms (0 without a burst). */
 u32 indigo_burst_ms(const struct indigo_page *pg, u64 now_ns);
 

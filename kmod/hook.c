@@ -81,8 +81,9 @@ static bool observe(const struct fault_ctx *c, const struct indigo_policy *p,
 	u64 pfn = page_to_pfn(c->page);
 	struct indigo_shard *sh;
 	struct indigo_page *pg;
-	u64 mark = 0, delta = 0;
 	unsigned int seq;
+	u64 mark = 0;
+	bool seen;
 	int evicted;
 
 	/* top bits pick the shard; the table's slot uses the low ones */
@@ -97,13 +98,7 @@ static bool observe(const struct fault_ctx *c, const struct indigo_policy *p,
 						 pg->last_ns);
 		} while (read_seqretry(&indigo.marks_lock, seq));
 	}
-	if (mark && mark <= now)
-		delta = now - mark;
-	else if (pg->last_ns && pg->last_ns < now)
-		delta = now - pg->last_ns;
-	if (delta)
-		indigo_burst_observe(pg, p, now, indigo_rate_mhz(delta));
-	pg->last_ns = now;
+	seen = indigo_page_fault(pg, p, now, mark);
 	pg->node = c->nid;
 	in->rate = pg->nobs ? pg->rate : 0;
 	in->burst_ms = indigo_burst_ms(pg, now);
@@ -112,11 +107,11 @@ static bool observe(const struct fault_ctx *c, const struct indigo_policy *p,
 	if (evicted >= 0 && evicted < nr_node_ids)
 		st[evicted].evictions++;
 	st[c->nid].faults++;
-	if (delta) {
+	if (seen) {
 		indigo_hist_add(this_cpu_ptr(indigo.rate_hist), in->rate);
 		indigo_hist_add(this_cpu_ptr(indigo.burst_hist), in->burst_ms);
 	}
-	return delta != 0;
+	return seen;
 }
 
 static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests: access rate of one observation and burst segmentation
- * (indigo_rate_mhz, indigo_burst_observe, indigo_burst_ms).
+ * (indigo_rate_mhz, indigo_burst_observe, indigo_burst_ms), and a fault's
+ * interval (indigo_page_fault).
  */
 #include "unit.h"
 
@@ -260,6 +261,42 @@ START_TEST(clock_backwards_restarts)
 }
 END_TEST
 
+START_TEST(page_fault_interval)
+{
+	struct indigo_policy p = pol();
+	struct indigo_page pg = { .key = 1 };
+
+	/* the first fault has nothing to measure from */
+	ck_assert(!indigo_page_fault(&pg, &p, 1 * SEC, 0));
+	ck_assert_uint_eq(pg.last_ns, 1 * SEC);
+	ck_assert(indigo_page_fault(&pg, &p, 1 * SEC + 100 * MS, 0));
+	ck_assert_uint_eq(pg.rate, 10000);		/* 10 Hz */
+	/* a mark, where known, is where the interval starts */
+	ck_assert(indigo_page_fault(&pg, &p, 2 * SEC, 2 * SEC - 50 * MS));
+	ck_assert_uint_eq(pg.nobs, 1);			/* 20 Hz: a new burst */
+	ck_assert_uint_eq(pg.rate, 20000);
+	/* no time, no observation */
+	ck_assert(!indigo_page_fault(&pg, &p, 2 * SEC, 0));
+}
+END_TEST
+
+START_TEST(page_fault_late_reading)
+{
+	struct indigo_policy p = pol();
+	struct indigo_page pg = { .key = 1 };
+
+	indigo_page_fault(&pg, &p, 1 * SEC, 0);
+	indigo_page_fault(&pg, &p, 2 * SEC, 0);
+	/* another CPU's fault that read the clock earlier, locked later */
+	ck_assert(!indigo_page_fault(&pg, &p, 2 * SEC - 10 * MS, 0));
+	ck_assert_uint_eq(pg.last_ns, 2 * SEC);
+	/* the next interval runs from 2 s: 1 Hz, not 0.99 Hz */
+	ck_assert(indigo_page_fault(&pg, &p, 3 * SEC, 0));
+	ck_assert_uint_eq(pg.rate, 1000);
+	ck_assert_uint_eq(pg.nobs, 2);
+}
+END_TEST
+
 START_TEST(burst_ms_grows_and_resets)
 {
 	struct indigo_policy p = pol();
@@ -415,6 +452,8 @@ static Suite *burst_suite(void)
 	tcase_add_test(burst, gap_restarts);
 	tcase_add_test(burst, gap_from_policy);
 	tcase_add_test(burst, clock_backwards_restarts);
+	tcase_add_test(burst, page_fault_interval);
+	tcase_add_test(burst, page_fault_late_reading);
 	tcase_add_test(burst, burst_ms_grows_and_resets);
 	tcase_add_test(burst, burst_ms_edges);
 	tcase_add_test(burst, nobs_saturates);
