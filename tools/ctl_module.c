@@ -231,7 +231,6 @@ static void print_epoch(const struct modlink_epoch *e, void *arg)
 		       (unsigned long long)e->node[i].allowed);
 	if (j)
 		printf("]}\n");
-	fflush(stdout);
 }
 
 static void print_cands(u64 seq, const struct modlink_cand *c, u32 n,
@@ -249,7 +248,6 @@ static void print_cands(u64 seq, const struct modlink_cand *c, u32 n,
 		printf(fmt, (unsigned long long)seq, c[i].pid,
 		       (unsigned long long)c[i].addr, c[i].node, c[i].rate,
 		       c[i].burst_ms, c[i].pages);
-	fflush(stdout);
 }
 
 static void print_malformed(void *arg)
@@ -293,6 +291,11 @@ int ctl_watch(const struct ctl *c, int argc, char **argv)
 		/* a quiet second: is the module still there? (an unload is silent) */
 		else if (!err)
 			err = modlink_get_policy(l, &pol, &gen);
+		/* what a poll printed, shown now; output gone ends the watch */
+		if (ctl_flush()) {
+			modlink_close(l);
+			return 1;
+		}
 	}
 	if (err)
 		ctl_fail("watch", err, l);

@@ -101,13 +101,9 @@ static void human(struct json_object *o, int indent)
 	}
 }
 
-int ctl_print(struct json_object *o, bool json)
+int ctl_flush(void)
 {
 	errno = 0;	/* what a failed write leaves, and nothing older */
-	if (json)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-	else
-		human(o, 0);
 	/* a full disk or a closed pipe: say so, not a bare exit status */
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "indigoctl: writing the output: %s\n",
@@ -115,4 +111,13 @@ int ctl_print(struct json_object *o, bool json)
 		return 1;
 	}
 	return 0;
+}
+
+int ctl_print(struct json_object *o, bool json)
+{
+	if (json)
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	else
+		human(o, 0);
+	return ctl_flush();
 }

@@ -19,6 +19,8 @@
 
 /* Prints @o (not consumed) to stdout; 0, or 1 when it could not. */
 int ctl_print(struct json_object *o, bool json);
+/* Flushes stdout; 0, or 1 (and why, on stderr) when it could not. */
+int ctl_flush(void);
 
 /* Adds to @o; the value is consumed. Silently drops it on allocation failure. */
 void ctl_add(struct json_object *o, const char *key, struct json_object *v);

@@ -275,6 +275,12 @@ if want epochs; then
 		[ $rc = 0 ] && [ "$n" = 20 ] && pass watch-stops-at-epochs ||
 			fail watch-stops-at-epochs "rc $rc, $n epochs shown for watch 20 ($n0 before the stop)"
 	fi
+	# output that cannot be written ends a watch, with why
+	rc=0
+	timeout 20 indigoctl watch >/dev/full 2>/tmp/wfull.err || rc=$?
+	[ $rc = 1 ] && grep -q 'writing the output: No space left' /tmp/wfull.err &&
+		pass watch-unwritable-output ||
+		fail watch-unwritable-output "rc $rc: $(cat /tmp/wfull.err)"
 	rmmod indigo && insmod $KO
 	sum=$(awk '/^epoch [0-9]+ ms / && ++n > 1 { s += $4 } END { print s + 0 }' /tmp/epochs.txt)
 	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')
