@@ -7,11 +7,7 @@
 # Usage: demo-script.sh (from the top of the tree)
 set -euo pipefail
 
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-failed=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; failed=1; }
+. "$(dirname "$0")/lib.sh"
 
 mkdir -p "$dir/tools" "$dir/tests/guest"
 cp tools/demo.sh "$dir/tools/"

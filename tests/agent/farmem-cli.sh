@@ -7,11 +7,8 @@
 set -euo pipefail
 
 fm=${1:?usage: farmem-cli.sh FARMEM}
-err=$(mktemp)
-trap 'rm -f "$err"' EXIT
-failed=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; failed=1; }
+. "$(dirname "$0")/lib.sh"
+err=$dir/err
 
 for bad in "--far node1" "--far 64" "--seconds 1.5" "--pages 4k" "--hot=" \
 	"--cold-ms -5" "--pages 0" "--hot 3" "stray"; do

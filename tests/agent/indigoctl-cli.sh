@@ -9,11 +9,7 @@
 set -euo pipefail
 
 ctl=${1:?usage: indigoctl-cli.sh INDIGOCTL}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-failed=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; failed=1; }
+. "$(dirname "$0")/lib.sh"
 
 awk 'BEGIN {
 	srand(7)

@@ -9,11 +9,7 @@
 # Usage: install-staged.sh (from the top of the tree)
 set -euo pipefail
 
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-failed=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; failed=1; }
+. "$(dirname "$0")/lib.sh"
 stage=$dir/stage
 # dkms and depmod of the host are not to run: these stand-ins log it
 mkdir -p "$dir/bin"
