@@ -43,6 +43,19 @@ static struct json_object *module_json(void)
 	return o;
 }
 
+/* No status to show: the agent is not running, for @why. */
+static struct json_object *agent_absent(const char *path, const char *why)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (o) {
+		ctl_add(o, "running", json_object_new_boolean(0));
+		ctl_add_str(o, "status_file", path);
+		ctl_add_str(o, "error", why);
+	}
+	return o;
+}
+
 /* The agent's own status file, with its age; "running" says if it is fresh. */
 static struct json_object *agent_json(const char *path)
 {
@@ -50,22 +63,12 @@ static struct json_object *agent_json(const char *path)
 	struct stat st;
 	double age;
 
-	if (stat(path, &st)) {
-		o = json_object_new_object();
-		if (o) {
-			ctl_add(o, "running", json_object_new_boolean(0));
-			ctl_add_str(o, "status_file", path);
-			ctl_add_str(o, "error", strerror(errno));
-		}
-		return o;
-	}
+	if (stat(path, &st))
+		return agent_absent(path, strerror(errno));
 	o = json_object_from_file(path);
 	if (!o || !json_object_is_type(o, json_type_object)) {
 		json_object_put(o);
-		o = json_object_new_object();
-		if (o)
-			ctl_add_str(o, "error", "status file is not a JSON object");
-		return o;
+		return agent_absent(path, "status file is not a JSON object");
 	}
 	age = difftime(time(NULL), st.st_mtime);
 	/* the agent rewrites it every epoch; a minute of silence means gone */

@@ -151,5 +151,17 @@ else
 	echo "SKIP decisions-json-numbers (no mount namespace here)"
 fi
 
+# an agent status file that is missing or not JSON: the agent is shown
+# not running, with the file and why, either way
+echo garbage >"$dir/status.json"
+for f in "$dir/status.json" "$dir/none.json"; do
+	"$ctl" --json --status-file "$f" status >"$dir/st.json" 2>/dev/null || true
+	python3 -c 'import json, sys
+a = json.load(open(sys.argv[1]))["agent"]
+assert a["running"] is False and a["status_file"] == sys.argv[2] and a["error"], a' \
+		"$dir/st.json" "$f" 2>"$dir/err" && pass "status-agent-absent ${f##*/}" ||
+		fail "status-agent-absent ${f##*/}" "$(cat "$dir/st.json" "$dir/err")"
+done
+
 echo "indigoctl: $failed failed"
 exit $failed
