@@ -21,6 +21,7 @@ static const char *sock_path(const char *source)
 
 static int open_source(const char *source)
 {
+	static const struct timeval tmo = { .tv_usec = 100000 };
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	const char *path = sock_path(source);
 	int fd;
@@ -35,15 +36,17 @@ static int open_source(const char *source)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
+	/* a figure that is slow to come would stall the control loop; so
+	 * would a connect to an application that stopped accepting, once
+	 * its backlog is full (a Unix connect waits as long as SO_SNDTIMEO) */
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tmo, sizeof(tmo));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tmo, sizeof(tmo));
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		int ret = -errno;
 
 		close(fd);
 		return ret;
 	}
-	/* a figure that is slow to come would stall the control loop */
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO,
-		   &(struct timeval){ .tv_usec = 100000 }, sizeof(struct timeval));
 	return fd;
 }
 

@@ -8,12 +8,15 @@
  */
 #include "check_main.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 #include "ns_progress.h"
 
@@ -156,6 +159,55 @@ START_TEST(socket_split)
 }
 END_TEST
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* an application that stopped accepting, its backlog full: the connect
+ * would wait for it as long as it hangs, and the control loop with it */
+START_TEST(socket_backlog_full)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };	/* no restart */
+	struct sockaddr_un sa_un = { .sun_family = AF_UNIX };
+	struct timespec t0, t1;
+	int l, fds[64], n = 0, ret;
+	char src[128];
+	double v = 42;
+
+	snprintf(sa_un.sun_path, sizeof(sa_un.sun_path), "%s/sock", dir);
+	l = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_ge(l, 0);
+	ck_assert_int_eq(bind(l, (struct sockaddr *)&sa_un, sizeof(sa_un)), 0);
+	ck_assert_int_eq(listen(l, 0), 0);
+	for (;;) {
+		ck_assert_int_lt(n, 64);
+		fds[n] = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+		ck_assert_int_ge(fds[n], 0);
+		if (connect(fds[n], (struct sockaddr *)&sa_un, sizeof(sa_un))) {
+			ck_assert_int_eq(errno, EAGAIN);
+			close(fds[n]);
+			break;
+		}
+		n++;
+	}
+	snprintf(src, sizeof(src), "unix:%s", sa_un.sun_path);
+	ck_assert_int_eq(sigaction(SIGALRM, &sa, NULL), 0);
+	alarm(3);	/* unfixed, it waits until interrupted */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = ns_progress_read(src, &v);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	alarm(0);
+	ck_assert_int_eq(ret, -EAGAIN);
+	ck_assert_double_lt((t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+			    1.5);
+	ck_assert_double_eq(v, 42);
+	while (n--)
+		close(fds[n]);
+	close(l);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ns_progress");
@@ -167,6 +219,7 @@ int main(void)
 	tcase_add_test(tc, socket_number);
 	tcase_add_test(tc, file_too_long);
 	tcase_add_test(tc, socket_split);
+	tcase_add_test(tc, socket_backlog_full);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
