@@ -33,6 +33,7 @@ struct ns_agent {
 	struct ns_ctl_app apps[NS_APPS_MAX];
 	struct timespec last;
 	struct ns_link link;
+	double link_dt;			/* since the link's last interval ended */
 	int cgroot_fd;			/* to tell cgroups that are gone */
 	uint32_t owner;			/* names its ns_policy entries */
 	int last_ret;			/* the last interval's result */
@@ -202,6 +203,9 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 		return 0;
 	ret = ns_stats_get(&a->maps, c->cgid, &st);
 	if (ret && ret != -ENOENT) {
+		/* the marks are now an interval old: counting starts
+		 * again, or the next would read two intervals as one */
+		c->have_prev = false;
 		*why = "reading ns_cg_stats";
 		return ret;
 	}
@@ -261,6 +265,10 @@ static int measure_link(struct ns_agent *a, double dt, const char **why)
 	int ret, n, i, alive, alive_err = 0;
 	uint64_t key;
 
+	/* an interval that could not be read is not ended: the next one's
+	 * counters have grown over both, and so has its time */
+	a->link_dt += dt;
+	dt = a->link_dt;
 	/* each once: a cgroup counted twice would count its traffic twice */
 	n = ns_stats_keys(&a->maps, a->keys);
 	if (n < 0) {
@@ -283,6 +291,7 @@ static int measure_link(struct ns_agent *a, double dt, const char **why)
 		ns_link_add(l, key, &st);
 	}
 	ns_link_end(l, dt, a->o.params.rate.capacity_Bps);
+	a->link_dt = 0;
 	if (l->intervals) {
 		v = (struct ns_link_view){
 			.intervals = l->intervals, .rtt_samples = l->samples,
