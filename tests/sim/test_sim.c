@@ -866,6 +866,67 @@ START_TEST(epoch_whole_ms)
 }
 END_TEST
 
+/*
+ * Far faults on distinct hot pages at one instant, with local memory full,
+ * through @kind's fault call on a host of @threads threads alike: how many
+ * it lets through.
+ */
+static uint64_t burst_passes(int kind, unsigned int threads)
+{
+	struct sim_params p = small_params(0.25, 0);
+	struct pol_cfg c = { .kind = kind, .arm = 0 };
+	struct sim_result res = { 0 };
+	struct sim_policy pol;
+	struct sim_view v;
+	struct link l;
+	uint64_t n = 0;
+	uint32_t pg;
+
+	p.threads = threads;
+	link_init(&l, &p.link);
+	v = (struct sim_view){
+		.p = &p, .npages = 1 << 18, .local_pages = 1 << 16,
+		.local_used = 1 << 16, .kswapd_low = 1 << 11, .link = &l,
+		.res = &res,
+	};
+	ck_assert_int_eq(pol_create(&pol, &c, &p, v.npages, NULL, 0), 0);
+	/* one epoch: INDIGO leaves observe mode for the arm, with its cap */
+	ck_assert_int_eq(pol.ops->epoch(&pol, &v, 1e6), 0);
+	for (pg = 0; pg < v.npages; pg++) {
+		struct sim_fault f = { .page = pg, .far = true, .now_ns = 2e6,
+				       .mark_ns = 1.5e6 };
+
+		n += pol.ops->fault(&pol, &v, &f);
+	}
+	ck_assert_int_eq(pol_finish(&pol, NULL, 0), 0);
+	return n;
+}
+
+/*
+ * TPP's promotion rate limit and INDIGO's rate cap are the host's: with
+ * threads alike, each promotion of the trace's thread is one per thread,
+ * so the trace's own share of either is 1/threads of it. Counted per
+ * trace promotion, the cap let the host promote threads times its limit.
+ */
+START_TEST(rate_limits_count_every_thread)
+{
+	static const int kinds[] = { POL_TPP, POL_FIXED };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		uint64_t one = burst_passes(kinds[i], 1);
+		uint64_t many = burst_passes(kinds[i], 16);
+
+		ck_assert_uint_gt(one, 1000);
+		ck_assert_msg(many * 16 <= one + 16,
+			      "%s: %llu pages at once with one thread, %llu x 16 with 16",
+			      pol_name(kinds[i]), (unsigned long long)one,
+			      (unsigned long long)many);
+		ck_assert_uint_gt(many * 16, one / 2);
+	}
+}
+END_TEST
+
 /* one case per test, so that CK_RUN_CASE can pick one */
 static void add(Suite *s, const char *name, const TTest *t, int lo, int hi)
 {
@@ -903,6 +964,7 @@ static Suite *suite(void)
 	ADD(s, table_names_unique);
 	ADD(s, table_warm_error_says_why);
 	ADD_LOOP(s, epoch_whole_ms, POL_COUNT - POL_HEURISTIC);
+	ADD(s, rate_limits_count_every_thread);
 	return s;
 }
 

@@ -101,6 +101,11 @@ static bool indigo_fault(struct sim_policy *pol, const struct sim_view *v,
 		indigo_hist_add(&s->rate_h, in.rate);
 		indigo_hist_add(&s->burst_h, in.burst_ms);
 	}
+	/*
+	 * The module's bucket is the host's: every thread alike promotes its
+	 * own page now, so the cap counts them all, as it does a huge page.
+	 */
+	in.npages = v->p->threads;
 	in.free_kib = (uint64_t)((v->local_pages - v->local_used) *
 				 v->p->page_bytes / 1024);
 	reason = indigo_gate(&s->ip, &in, &s->bucket, now);

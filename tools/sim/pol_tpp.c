@@ -41,6 +41,7 @@ struct tpp {
 	double rl_start, rl_window;
 	uint64_t rl_nr_cand;		/* candidates at the window's start */
 	double rate_limit;		/* pages/s */
+	unsigned int threads;		/* candidates per fault: see rate_limited */
 };
 
 static void adjust_threshold(struct tpp *s, double now)
@@ -63,10 +64,14 @@ static void adjust_threshold(struct tpp *s, double now)
 	s->th = th;
 }
 
-/* true: the rate limit is reached */
+/*
+ * true: the rate limit is reached. The node's candidate counter is the
+ * host's: every thread alike brings its own page, as a large folio counts
+ * all its pages (folio_nr_pages()).
+ */
 static bool rate_limited(struct tpp *s, double now)
 {
-	s->nr_cand++;
+	s->nr_cand += s->threads;
 	if (now - s->rl_start > s->rl_window) {
 		s->rl_start = now;
 		s->rl_nr_cand = s->nr_cand;
@@ -123,6 +128,7 @@ int pol_tpp_create(struct sim_policy *pol, const struct sim_params *p)
 	s->th_period = TPP_PERIOD_MAX_MS * 1e6 / SIM_TIME_SCALE;
 	s->rl_window = 1e9 / SIM_TIME_SCALE;
 	s->rate_limit = TPP_RATE_LIMIT_MBPS * 1048576.0 / p->page_bytes;
+	s->threads = p->threads;
 	pol->ops = &tpp_ops;
 	pol->st = s;
 	return 0;

@@ -30,7 +30,9 @@
  * The trace is one thread of the application; `threads` (default 1) says
  * how many threads do alike, so the link carries that many times the
  * trace's far lines, promotions and demotions (one serialised access
- * stream alone cannot load a 100 Gb/s link; a multi-threaded one can).
+ * stream alone cannot load a 100 Gb/s link; a multi-threaded one can),
+ * and the host's promotion limits (TPP's rate limit, INDIGO's rate cap)
+ * count each of the trace's promotions once per thread.
  *
  * The policy also gets a call every `epoch_ns` (its telemetry epoch).
  *
