@@ -76,7 +76,8 @@ module:
 programs: $(PROGS)
 
 CTL_SRC := tools/indigoctl.c tools/ctl_module.c tools/ctl_status.c tools/ctl_eval.c \
-	tools/ctl_out.c agent/policy/actions.c agent/policy/dlog.c agent/policy/ope.c
+	tools/ctl_out.c agent/policy/actions.c agent/policy/dlog.c agent/policy/ope.c \
+	agent/policy/num.c
 $(B)/indigoctl: $(CTL_SRC) tools/ctl.h tools/ctl_out.h agent/modlink.c $(CORE_SRC) $(INDIGOCTL_SRC) | $(B)
 	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(AGENT_CFLAGS) $(NL_CFLAGS) $(INDIGOCTL_CFLAGS) \
 		$(filter %.c,$^) $(NL_LIBS) $(AGENT_LIBS) $(INDIGOCTL_LIBS) -o $@
@@ -88,8 +89,8 @@ $(B)/indigod: $(INDIGOD_OWN) agent/daemon.h $(CORE_SRC) $(AGENT_LIB) $(INDIGOD_S
 		$(shell pkg-config --cflags libsystemd 2>/dev/null) $(filter %.c,$^) $(NL_LIBS) \
 		$(AGENT_LIBS) $(INDIGOD_LIBS) -lnuma $(shell pkg-config --libs libsystemd 2>/dev/null) -o $@
 
-$(B)/farmem: tools/farmem.c | $(B)
-	$(CC) $(CFLAGS_U) $^ -lnuma -o $@
+$(B)/farmem: tools/farmem.c agent/policy/num.c agent/policy/num.h | $(B)
+	$(CC) $(CFLAGS_U) -Iagent/policy $(filter %.c,$^) -lnuma -o $@
 
 $(B)/nlfuzz: tests/guest/nlfuzz.c | $(B)
 	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $^ -o $@
@@ -169,11 +170,13 @@ demo: setup programs
 	tools/demo.sh
 
 BENCH_CF := -O2 -g $(WARN)
-$(B)/bandit_bench: tools/bench/bandit_bench.c agent/learn/bandit.c agent/learn/linalg.c | $(B)
-	$(CC) $(BENCH_CF) -Iagent/learn -DBENCH_CFLAGS='"$(BENCH_CF)"' $^ -lm -o $@
+$(B)/bandit_bench: tools/bench/bandit_bench.c agent/learn/bandit.c agent/learn/linalg.c \
+		agent/policy/num.c | $(B)
+	$(CC) $(BENCH_CF) -Iagent/learn -Iagent/policy -DBENCH_CFLAGS='"$(BENCH_CF)"' $^ -lm -o $@
 
-$(B)/ingest: tools/bench/ingest.c agent/modlink.c $(CORE_SRC) | $(B)
-	$(CC) $(CPPFLAGS_U) $(BENCH_CF) -D_GNU_SOURCE $(NL_CFLAGS) $^ $(NL_LIBS) -lpthread -o $@
+$(B)/ingest: tools/bench/ingest.c agent/modlink.c agent/policy/num.c $(CORE_SRC) | $(B)
+	$(CC) $(CPPFLAGS_U) -Iagent/policy $(BENCH_CF) -D_GNU_SOURCE $(NL_CFLAGS) $^ $(NL_LIBS) \
+		-lpthread -o $@
 
 bench: setup programs $(B)/bandit_bench $(B)/ingest $(BENCH_MORE)
 	tools/bench/faultpath.sh

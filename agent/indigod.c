@@ -30,6 +30,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "daemon.h"
+#include "num.h"
 
 /* actions.h mirrors the uAPI without including it */
 _Static_assert(ACT_MODE_GATE == INDIGO_MODE_GATE, "mode gate");
@@ -123,19 +124,6 @@ static void usage(FILE *f)
 		CONFIG_DEFAULT_PATH, SAVE_EVERY_DEFAULT);
 }
 
-static int parse_uint(const char *s, unsigned int *v)
-{
-	char *end;
-	unsigned long n;
-
-	errno = 0;
-	n = strtoul(s, &end, 10);
-	if (errno || end == s || *end || n > 1000000000UL || *s == '-')
-		return -EINVAL;
-	*v = (unsigned int)n;
-	return 0;
-}
-
 static int parse_args(struct daemon *d, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -147,6 +135,7 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	uint64_t n;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
@@ -170,11 +159,12 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 			snprintf(d->app, sizeof(d->app), "%s", optarg);
 			break;
 		case 'e':
-			if (parse_uint(optarg, &d->save_every) || !d->save_every) {
+			if (num_u64(optarg, 1000000000, &n) || !n) {
 				logmsg(LOG_ERR, "--save-every: bad number '%s'",
 				       optarg);
 				return -EINVAL;
 			}
+			d->save_every = (unsigned int)n;
 			break;
 		case 'y':
 			d->sysfs = optarg;

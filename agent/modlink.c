@@ -3,7 +3,6 @@
  * modlink: request/reply with the indigo.ko generic netlink family over
  * libnl-genl-3. See modlink.h.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -15,6 +14,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 #include "modlink.h"
+#include "num.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -358,27 +358,12 @@ static const struct {
 	{ "burst_gap_ms", INDIGO_A_POLICY_BURST_GAP },
 };
 
-static int parse_uint(const char *s, u64 max, u64 *v)
-{
-	char *end;
-
-	/* a digit first: strtoull skips blanks and takes a sign, so " -1"
-	 * would read as 2^64 - 1 (free_min_kib's own range) */
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	if (errno || *end || *v > max)
-		return -EINVAL;
-	return 0;
-}
-
 int modlink_policy_parse(struct modlink_policy_req *req, const char *kv)
 {
 	const char *eq = strchr(kv, '=');
 	struct indigo_policy *p = &req->p;
 	size_t klen, i;
-	u64 v;
+	uint64_t v;
 
 	if (!eq)
 		return -EINVAL;
@@ -396,7 +381,7 @@ int modlink_policy_parse(struct modlink_policy_req *req, const char *kv)
 			return -EINVAL;
 		p->mode = (u8)m;
 	} else {
-		if (parse_uint(eq + 1, policy_keys[i].attr ==
+		if (num_u64(eq + 1, policy_keys[i].attr ==
 			       INDIGO_A_POLICY_FREE_MIN ? UINT64_MAX : UINT32_MAX,
 			       &v))
 			return -EINVAL;

@@ -46,8 +46,8 @@ $(NS_B)/netscope_%.bpf.o: bpf/netscope_%.bpf.c bpf/netscope_defs.h \
 $(NS_B)/netscope_%.skel.h: $(NS_B)/netscope_%.bpf.o
 	$(BPFTOOL) gen skeleton $< name ns_$* >$@.tmp && mv $@.tmp $@
 
-$(B)/indigo-netscope: agent/netscope/main.c agent/netscope/ns_peers.c $(NS_LIB) $(NS_HDR) \
-		$(NS_SKEL) | $(B)
+$(B)/indigo-netscope: agent/netscope/main.c agent/netscope/ns_peers.c agent/policy/num.c \
+		$(NS_LIB) $(NS_HDR) $(NS_SKEL) | $(B)
 	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(NS_CFLAGS) -Iagent/policy $(filter %.c,$^) $(NS_LIBS) -o $@
 
 # Check unit tests of the pure parts, plain, under ASan/UBSan and valgrind.

@@ -26,9 +26,6 @@ int ctl_fail(const char *what, int err, const struct modlink *l);
 /* Opens the module's netlink family, refusing clearly; 0 or 1. */
 int ctl_connect(struct modlink **l);
 
-/* @s as a count (decimal digits, nothing else) into *@n: 0 or -EINVAL. */
-int ctl_parse_count(const char *s, unsigned long *n);
-
 struct json_object;
 
 /* The module's policy and counters as JSON; NULL with the error printed. */

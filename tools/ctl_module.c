@@ -8,6 +8,7 @@
 
 #include "ctl.h"
 #include "ctl_out.h"
+#include "num.h"
 
 int ctl_fail(const char *what, int err, const struct modlink *l)
 {
@@ -30,18 +31,6 @@ int ctl_connect(struct modlink **l)
 	int err = modlink_open(l);
 
 	return err ? ctl_fail("connect", err, NULL) : 0;
-}
-
-int ctl_parse_count(const char *s, unsigned long *n)
-{
-	char *end;
-
-	/* strtoul takes a sign, and wraps a minus round */
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	*n = strtoul(s, &end, 10);
-	return errno || *end ? -EINVAL : 0;
 }
 
 static struct json_object *policy_json(const struct indigo_policy *p, u64 gen)
@@ -188,7 +177,7 @@ int ctl_stats(const struct ctl *c)
 
 struct watch {
 	const struct ctl *c;
-	unsigned long epochs, limit;	/* limit 0: until interrupted */
+	uint64_t epochs, limit;	/* limit 0: until interrupted */
 	u64 last;			/* the last epoch shown */
 };
 
@@ -272,7 +261,7 @@ int ctl_watch(const struct ctl *c, int argc, char **argv)
 		fprintf(stderr, "indigoctl: usage: watch [EPOCHS]\n");
 		return 2;
 	}
-	if (argc > 0 && ctl_parse_count(argv[0], &w.limit)) {
+	if (argc > 0 && num_u64(argv[0], UINT64_MAX, &w.limit)) {
 		fprintf(stderr, "indigoctl: watch: EPOCHS is a count, not \"%s\"\n",
 			argv[0]);
 		return 2;

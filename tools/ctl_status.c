@@ -14,6 +14,7 @@
 
 #include "ctl.h"
 #include "ctl_out.h"
+#include "num.h"
 
 #define DECISIONS_DEFAULT	20
 #define LINE_MAX_		512
@@ -143,12 +144,12 @@ int ctl_decisions(const struct ctl *c, int argc, char **argv)
 {
 	char path[512], line[LINE_MAX_], head[LINE_MAX_], *col[16], *val[16];
 	struct json_object *o, *rows;
-	unsigned long want = DECISIONS_DEFAULT;
+	uint64_t want = DECISIONS_DEFAULT;
 	int ncol = 0, i, rc;
 	size_t n, skip;
 	FILE *f;
 
-	if (argc > 1 || (argc == 1 && (ctl_parse_count(argv[0], &want) || !want))) {
+	if (argc > 1 || (argc == 1 && (num_u64(argv[0], UINT64_MAX, &want) || !want))) {
 		fprintf(stderr, "indigoctl: usage: decisions [N] (the last N, default %d)\n",
 			DECISIONS_DEFAULT);
 		return 2;

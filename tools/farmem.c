@@ -26,6 +26,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <numa.h>
 #include <numaif.h>
 #include <stdio.h>
@@ -34,6 +35,8 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "num.h"
 
 #ifndef MPOL_F_NUMA_BALANCING
 #define MPOL_F_NUMA_BALANCING (1 << 13)
@@ -55,17 +58,15 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* @s as a whole decimal number into *@v: 0, or -1 for "1.5", "4k", "" */
+/* atol read "node1" as 0 (the near node) and "1.5" as 1: see num.h */
 static int num(const char *s, long *v)
 {
-	char *end;
+	uint64_t u;
 
-	/* atol read "node1" as 0 (the near node) and "1.5" as 1 */
-	if (*s < '0' || *s > '9')
+	if (num_u64(s, LONG_MAX, &u))
 		return -1;
-	errno = 0;
-	*v = strtol(s, &end, 10);
-	return errno || *end ? -1 : 0;
+	*v = (long)u;
+	return 0;
 }
 
 static int parse(int argc, char **argv, struct opts *o)

@@ -20,6 +20,7 @@
 #include "indigoctl_netscope.h"
 #include "ns_link.h"
 #include "ns_maps.h"
+#include "num.h"
 
 static int usage(void)
 {
@@ -207,12 +208,9 @@ static int cmd_show(const struct ns_maps *m, int json)
 
 static int parse_num(const char *s, double scale, double max, double *v)
 {
-	char *end;
 	double d;
 
-	errno = 0;
-	d = strtod(s, &end);
-	if (end == s || *end || errno || !(d >= 0) || d * scale > max)
+	if (num_double(s, &d) || d < 0 || d * scale > max)
 		return -EINVAL;
 	*v = d * scale;
 	return 0;

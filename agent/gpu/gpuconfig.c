@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gpu.h"
+#include "num.h"
 #include "probe.h"
 
 #define SHOW_MAX	48	/* characters of a bad value quoted back */
@@ -53,16 +54,13 @@ static int set_u32(uint32_t *dst, const char *key, const char *v,
 		   uint32_t lo, uint32_t hi, char *err, size_t n)
 {
 	char fmt[96];
-	unsigned long long u;
-	const char *p;
+	uint64_t u = 0;
+	int ret;
 
-	for (p = v; isdigit((unsigned char)*p); p++)
-		;
-	if (!*v || *p)
+	ret = num_u64(v, hi, &u);
+	if (ret == -EINVAL)
 		return bad(err, n, key, "\"%s\" is not a whole number", v);
-	errno = 0;
-	u = strtoull(v, NULL, 10);
-	if (errno || u < lo || u > hi) {
+	if (ret || u < lo) {
 		snprintf(fmt, sizeof(fmt), "%%s is out of range %u-%u", lo, hi);
 		return bad(err, n, key, fmt, v);
 	}
@@ -103,7 +101,6 @@ int gpu_config_set(struct gpu_config *cfg, const char *key, const char *value,
 	static const char *const yesno[] = { "no", "yes", NULL };
 	static const char *const modes[] = { "far", "fast", "ignore", NULL };
 	struct gpu_config c;
-	char *end;
 	int e, i;
 
 	if (!cfg || !key || !value)
@@ -121,16 +118,13 @@ int gpu_config_set(struct gpu_config *cfg, const char *key, const char *value,
 		e = set_choice(&c.nodes, key, value, modes, "far, fast, ignore",
 			       err, errlen);
 	} else if (!strcmp(key, "probe_share")) {
-		errno = 0;
-		c.probe_share = strtod(value, &end);
-		if (end == value || *end || errno || isspace((unsigned char)*value))
+		e = num_double(value, &c.probe_share);
+		if (e == -EINVAL)
 			e = bad(err, errlen, key, "\"%s\" is not a number", value);
-		else if (!(c.probe_share >= GPU_PROBE_SHARE_MIN &&
-			   c.probe_share <= 1))
+		else if (e || c.probe_share < GPU_PROBE_SHARE_MIN ||
+			 c.probe_share > 1)
 			e = bad(err, errlen, key, "%s is out of range ["
 				STR(GPU_PROBE_SHARE_MIN) ", 1]", value);
-		else
-			e = 0;
 	} else if (!strcmp(key, "probe_page_bytes")) {
 		e = set_u32(&c.probe_page_bytes, key, value, 512, 2097152, err,
 			    errlen);

@@ -35,6 +35,7 @@
 #include "ns_agent.h"
 #include "ns_maps.h"
 #include "ns_peers.h"
+#include "num.h"
 
 static volatile sig_atomic_t stop;
 
@@ -56,11 +57,7 @@ static int usage(void)
 
 static int parse_num(const char *s, double lo, double hi, double *v)
 {
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	return end == s || *end || errno || !(*v >= lo && *v <= hi) ? -EINVAL : 0;
+	return num_double(s, v) || *v < lo || *v > hi ? -EINVAL : 0;
 }
 
 static int parse_args(int argc, char **argv, struct ns_agent_opts *o)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Prefixes of peers on this host: see ns_peers.h. */
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,15 +8,16 @@
 
 #include "errbuf.h"
 #include "ns_peers.h"
+#include "num.h"
 
 #define TOKEN_MAX	64	/* longer than any IPv6 prefix */
 
 /* One "ADDR[/LEN]" (cut at the slash) into @p; NULL, or why not. */
 static const char *parse_one(char *addr, struct ns_peer_prefix *p)
 {
-	char *slash = strchr(addr, '/'), *end;
+	char *slash = strchr(addr, '/');
 	unsigned int bits, i;
-	unsigned long len;
+	uint64_t len;
 	int v4;
 
 	if (slash)
@@ -30,14 +30,9 @@ static const char *parse_one(char *addr, struct ns_peer_prefix *p)
 		return "is not an IPv4 or IPv6 address prefix";
 	bits = v4 ? 32 : 128;
 	len = bits;
-	if (slash) {
-		errno = 0;
-		len = strtoul(slash, &end, 10);
-		if (!isdigit((unsigned char)*slash) || *end || errno ||
-		    len > bits)
-			return v4 ? "has a length that is not 0-32" :
-				    "has a length that is not 0-128";
-	}
+	if (slash && num_u64(slash, bits, &len))
+		return v4 ? "has a length that is not 0-32" :
+			    "has a length that is not 0-128";
 	p->prefixlen = len + 128 - bits;
 	/* the trie would ignore them; a typo for another prefix is likelier */
 	for (i = p->prefixlen; i < 128; i++)

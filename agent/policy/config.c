@@ -27,6 +27,7 @@
 
 #include "config.h"
 #include "epoch.h"	/* reward.residence's and policy.fill_share's bounds */
+#include "num.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define SHOW_MAX	48	/* characters of a bad value quoted back */
@@ -239,30 +240,19 @@ static int find_key(const char *section, const char *name)
 	return -1;
 }
 
-static bool all_digits(const char *v)
-{
-	if (!*v)
-		return false;
-	for (; *v; v++)
-		if (!isdigit((unsigned char)*v))
-			return false;
-	return true;
-}
-
 static int set_uint(struct parse *ps, const struct key *k, const char *what,
 		    const char *v, int line)
 {
 	char s[SHOW_MAX + 1];
-	unsigned long long u;
 	char *base = (char *)&ps->cfg + k->off;
+	uint64_t u = 0;
+	int err;
 
 	show(s, sizeof(s), v);
-	/* strtoull would take " -1" as a huge number: only digits here */
-	if (!all_digits(v))
+	err = num_u64(v, k->umax, &u);
+	if (err == -EINVAL)
 		return fail(ps, line, what, "\"%s\" is not a whole number", s);
-	errno = 0;
-	u = strtoull(v, NULL, 10);
-	if (errno == ERANGE || u < k->umin || u > k->umax)
+	if (err || u < k->umin)
 		return fail(ps, line, what, "%s is out of range %llu-%llu", s,
 			    (unsigned long long)k->umin,
 			    (unsigned long long)k->umax);
@@ -271,28 +261,18 @@ static int set_uint(struct parse *ps, const struct key *k, const char *what,
 
 		memcpy(base, &u32, sizeof(u32));
 	} else {
-		uint64_t u64 = u;
-
-		memcpy(base, &u64, sizeof(u64));
+		memcpy(base, &u, sizeof(u));
 	}
 	return 0;
-}
-
-/* Decimal only: strtod would also take "inf", "nan" and hex floats. */
-static bool decimal_chars(const char *v)
-{
-	for (; *v; v++)
-		if (!isdigit((unsigned char)*v) && !strchr(".eE+-", *v))
-			return false;
-	return true;
 }
 
 static int set_double(struct parse *ps, const struct key *k, const char *what,
 		      const char *v, int line)
 {
-	char s[SHOW_MAX + 1], *end;
+	char s[SHOW_MAX + 1];
+	double d = 0;
 	bool lo_ok;
-	double d;
+	int err;
 
 	show(s, sizeof(s), v);
 	if ((k->flags & KF_AUTO) && !strcmp(v, "auto")) {
@@ -300,13 +280,12 @@ static int set_double(struct parse *ps, const struct key *k, const char *what,
 		memcpy((char *)&ps->cfg + k->off, &d, sizeof(d));
 		return 0;
 	}
-	errno = 0;
-	d = decimal_chars(v) ? strtod(v, &end) : NAN;
-	if (isnan(d) || *end)
+	err = num_double(v, &d);
+	if (err == -EINVAL)
 		return fail(ps, line, what, "\"%s\" is not a number%s", s,
 			    k->flags & KF_AUTO ? " or auto" : "");
 	lo_ok = k->flags & KF_LO_OPEN ? d > k->dmin : d >= k->dmin;
-	if (!isfinite(d) || !lo_ok || d > k->dmax)
+	if (err || !lo_ok || d > k->dmax)
 		return fail(ps, line, what, "%s is out of range %c%g, %g]%s", s,
 			    k->flags & KF_LO_OPEN ? '(' : '[', k->dmin,
 			    k->dmax, k->flags & KF_AUTO ? " (or auto)" : "");

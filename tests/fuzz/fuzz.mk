@@ -26,8 +26,8 @@ CHECK_MORE += check-fuzz
 # what each harness links beyond itself
 $(B)/fuzz/fuzz_config $(B)/fuzz/fuzz_dlog $(B)/fuzz/fuzz_model: FUZZ_LINK = \
 	$(AGENT_CFLAGS) $(AGENT_LIB) $(AGENT_LIBS)
-$(B)/fuzz/fuzz_modlink: FUZZ_LINK = $(CPPFLAGS_U) $(NL_CFLAGS) agent/modlink.c \
-	$(CORE_SRC) $(NL_LIBS)
+$(B)/fuzz/fuzz_modlink: FUZZ_LINK = $(CPPFLAGS_U) -Iagent/policy $(NL_CFLAGS) agent/modlink.c \
+	agent/policy/num.c $(CORE_SRC) $(NL_LIBS)
 $(B)/fuzz/fuzz_trace: FUZZ_LINK = -Itools/sim -Iagent/policy tools/sim/trace.c
 
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(AGENT_LIB) $(AGENT_HDR) agent/modlink.c \

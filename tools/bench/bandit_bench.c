@@ -14,6 +14,7 @@
  */
 #define _POSIX_C_SOURCE 199309L
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 #include "bandit.h"
+#include "num.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -194,13 +196,13 @@ int main(int argc, char **argv)
 	int err = 0;
 
 	if (argc > 1) {
-		char *end;
+		uint64_t n;
 
-		rounds = strtoul(argv[1], &end, 10);
-		if (*end || !rounds) {
+		if (num_u64(argv[1], ULONG_MAX, &n) || !n) {
 			fprintf(stderr, "usage: %s [rounds]\n", argv[0]);
 			return 2;
 		}
+		rounds = n;
 	}
 	p = malloc(sizeof(*p));
 	if (!p) {

@@ -21,6 +21,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@
 #include <netlink/msg.h>
 
 #include "modlink.h"
+#include "num.h"
 
 #define BATCH		64
 #define RCVBUF		(4 << 20)
@@ -220,12 +222,17 @@ static int module(unsigned long long events, unsigned long long chunk,
 
 int main(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], "native"))
-		return native(strtoull(argv[2], NULL, 10));
-	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "module"))
-		return module(strtoull(argv[2], NULL, 10),
-			      strtoull(argv[3], NULL, 10),
-			      argc == 5 ? atoi(argv[4]) : RCVBUF);
+	uint64_t events, chunk, rcvbuf = RCVBUF;
+
+	if (argc == 3 && !strcmp(argv[1], "native") &&
+	    !num_u64(argv[2], UINT64_MAX, &events))
+		return native(events);
+	/* a chunk of 0 would never finish */
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "module") &&
+	    !num_u64(argv[2], UINT64_MAX, &events) &&
+	    !num_u64(argv[3], UINT64_MAX, &chunk) && chunk &&
+	    (argc == 4 || !num_u64(argv[4], INT_MAX, &rcvbuf)))
+		return module(events, chunk, (int)rcvbuf);
 	fprintf(stderr, "usage: ingest native EVENTS | ingest module EVENTS CHUNK [RCVBUF]\n");
 	return 2;
 }

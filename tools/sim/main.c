@@ -61,24 +61,13 @@ static int num_uint(const char *s, unsigned int *v)
 	uint64_t x;
 	int ret = num_u64(s, UINT_MAX, &x);
 
-	*v = (unsigned int)x;
+	if (!ret)
+		*v = (unsigned int)x;
 	return ret;
-}
-
-static int num_double(const char *s, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	if (end == s || *end || errno || !isfinite(*v))
-		return -EINVAL;
-	return 0;
 }
 
 static int parse(int argc, char **argv, struct args *a)
 {
-	uint64_t np;
 	double ms;
 	int o, ret;
 
@@ -91,10 +80,7 @@ static int parse(int argc, char **argv, struct args *a)
 	a->real_repeat = 16;
 	while ((o = getopt(argc, argv, "p:n:s:P:a:m:f:c:r:R:xg:k:S:E:T:K:L:")) != -1) {
 		switch (o) {
-		case 'p':
-			ret = num_u64(optarg, UINT32_MAX, &np);
-			a->npages = (uint32_t)np;
-			break;
+		case 'p': ret = num_uint(optarg, &a->npages); break;
 		case 'n': ret = num_u64(optarg, TRACE_MAX_RECS, &a->n); break;
 		case 's': ret = num_u64(optarg, UINT64_MAX, &a->p.seed); break;
 		case 'P':

@@ -5,7 +5,7 @@
 # CHECK_*.
 
 SIM_SRC := $(addprefix tools/sim/,sim.c link.c oracle.c gen.c trace.c table.c \
-	pol.c pol_tpp.c pol_memtis.c pol_indigo.c num.c)
+	pol.c pol_tpp.c pol_memtis.c pol_indigo.c)
 SIM_HDR := $(wildcard tools/sim/*.h)
 SIM_DEPS := $(SIM_SRC) $(SIM_HDR) $(CORE_SRC) kmod/core.h $(AGENT_LIB) $(AGENT_HDR)
 SIM_CF := $(CPPFLAGS_U) $(AGENT_CFLAGS) -Itools/sim -D_GNU_SOURCE $(WARN)
@@ -26,7 +26,7 @@ $(B)/indigo-sim: tools/sim/main.c $(SIM_DEPS) | $(B)
 	$(CC) -O2 -g $(SIM_CF) tools/sim/main.c $(SIM_LINK) $(AGENT_LIBS) -o $@
 
 $(B)/lackey2trace: tools/sim/lackey2trace.c tools/sim/trace.c tools/sim/trace.h \
-		tools/sim/num.c tools/sim/num.h | $(B)
+		agent/policy/num.c agent/policy/num.h | $(B)
 	$(CC) -O2 -g $(WARN) -D_GNU_SOURCE -Iagent/policy $(filter %.c,$^) -o $@
 
 $(B)/sim-tests $(B)/sim-tests-san:
