@@ -34,7 +34,7 @@ static const struct cuerr table[] = {
 	E(8, ERROR_PROFILER_ALREADY_STOPPED, "profiler already stopped"),
 	E(34, ERROR_STUB_LIBRARY, "a stub libcuda was loaded, not the driver's"),
 	E(36, ERROR_CALL_REQUIRES_NEWER_DRIVER, "call needs a newer driver"),
-	E(46, ERROR_DEVICE_UNAVAILABLE, "device unavailable (busy, exclusive or lost)"),
+	E(46, ERROR_DEVICE_UNAVAILABLE, "device busy (held by another process) or prohibited"),
 	E(100, ERROR_NO_DEVICE, "no CUDA-capable device detected"),
 	E(101, ERROR_INVALID_DEVICE, "invalid device ordinal"),
 	E(102, ERROR_DEVICE_NOT_LICENSED, "device not licensed (vGPU/Grid license missing)"),
@@ -180,7 +180,6 @@ bool gpu_cuerr_device_lost(int code)
 	switch (code) {
 	case 3:		/* NOT_INITIALIZED: the driver went away */
 	case 4:		/* DEINITIALIZED */
-	case 46:	/* DEVICE_UNAVAILABLE */
 	case 101:	/* INVALID_DEVICE: the ordinal is gone */
 	case 214:	/* ECC_UNCORRECTABLE */
 	case 220:	/* NVLINK_UNCORRECTABLE */
@@ -204,6 +203,13 @@ int gpu_cuerr_errno(int code)
 		return -ENODEV;
 	if (code == 2)		/* OUT_OF_MEMORY */
 		return -ENOMEM;
+	/*
+	 * DEVICE_UNAVAILABLE: "unavailable at the current time" (cuda.h),
+	 * i.e. held by another process in exclusive-process mode or
+	 * prohibited; it frees up, so not a lost device.
+	 */
+	if (code == 46)
+		return -EBUSY;
 	if (code == 34 || code == 36 || code == 803)	/* stub, old, mismatch */
 		return -EPROTO;
 	return -EIO;

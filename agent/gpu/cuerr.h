@@ -40,8 +40,9 @@ bool gpu_cuerr_device_lost(int code);
 
 /*
  * The negative errno the GPU tier reports for @code: 0 for success,
- * -ENODEV (no device, device lost), -ENOMEM, -EPROTO (stub library,
- * driver too old or mismatched), else -EIO.
+ * -ENODEV (no device, device lost), -EBUSY (device unavailable for now:
+ * another process holds it), -ENOMEM, -EPROTO (stub library, driver too
+ * old or mismatched), else -EIO.
  */
 int gpu_cuerr_errno(int code);
 

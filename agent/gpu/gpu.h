@@ -102,6 +102,8 @@ struct gpu_tier;
  *	-ENOENT		no driver library (no NVIDIA driver installed)
  *	-EPROTO		not a CUDA driver, or one older than CUDA 11.0
  *	-ENODEV		no GPU, or a device lost during discovery or probing
+ *	-EBUSY		a GPU unavailable for now (another process holds it in
+ *			exclusive-process mode, or compute is prohibited)
  *	-EIO		any other CUDA error (the message names it)
  *	-EINVAL		bad config or an inconsistent NUMA topology
  *	-ENOMEM, or -errno reading sysfs

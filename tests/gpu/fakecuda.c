@@ -66,14 +66,16 @@ API CUresult cuInit(unsigned int flags)
 API CUresult cuGetErrorName(CUresult e, const char **s)
 {
 	*s = e == CUDA_ERROR_NO_DEVICE ? "CUDA_ERROR_NO_DEVICE" :
-	     e == CUDA_ERROR_DEVICE_UNAVAILABLE ? "CUDA_ERROR_DEVICE_UNAVAILABLE" : NULL;
+	     e == CUDA_ERROR_DEVICE_UNAVAILABLE ? "CUDA_ERROR_DEVICE_UNAVAILABLE" :
+	     e == CUDA_ERROR_UNKNOWN ? "CUDA_ERROR_UNKNOWN" : NULL;
 	return *s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 API CUresult cuGetErrorString(CUresult e, const char **s)
 {
 	*s = e == CUDA_ERROR_NO_DEVICE ? "fake: no CUDA-capable device is detected" :
-	     e == CUDA_ERROR_DEVICE_UNAVAILABLE ? "fake: device fell off the bus" : NULL;
+	     e == CUDA_ERROR_DEVICE_UNAVAILABLE ? "fake: device busy or unavailable" :
+	     e == CUDA_ERROR_UNKNOWN ? "fake: device fell off the bus" : NULL;
 	return *s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 

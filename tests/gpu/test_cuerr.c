@@ -136,7 +136,9 @@ START_TEST(errnos)
 {
 	ck_assert_int_eq(gpu_cuerr_errno(0), 0);
 	ck_assert_int_eq(gpu_cuerr_errno(100), -ENODEV);
-	ck_assert_int_eq(gpu_cuerr_errno(46), -ENODEV);
+	/* busy (exclusive-process compute mode), not gone: a later probe may work */
+	ck_assert_int_eq(gpu_cuerr_errno(46), -EBUSY);
+	ck_assert(!gpu_cuerr_device_lost(46));
 	ck_assert_int_eq(gpu_cuerr_errno(719), -ENODEV);
 	ck_assert_int_eq(gpu_cuerr_errno(2), -ENOMEM);
 	ck_assert_int_eq(gpu_cuerr_errno(34), -EPROTO);

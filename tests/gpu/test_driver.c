@@ -167,16 +167,21 @@ START_TEST(lost_mid_probe)
 	for (k = 1; k <= 4 * (2 * 3 + 1); k += 5) {
 		char v[32];
 
-		snprintf(v, sizeof(v), "%d:46", k);
+		snprintf(v, sizeof(v), "%d:999", k);
 		setenv("FAKECUDA_FAIL_COPY", v, 1);
 		ck_assert_int_eq(start(err, sizeof(err)), -ENODEV);
 		ck_assert_ptr_nonnull(strstr(err, "GPU 0: "));
-		ck_assert_ptr_nonnull(strstr(err, "CUDA_ERROR_DEVICE_UNAVAILABLE: fake: device fell off the bus"));
+		ck_assert_ptr_nonnull(strstr(err, "CUDA_ERROR_UNKNOWN: fake: device fell off the bus"));
 	}
-	setenv("FAKECUDA_FAIL_COPY", "1:46", 1);
+	setenv("FAKECUDA_FAIL_COPY", "1:999", 1);
 	ck_assert_int_eq(start(err, sizeof(err)), -ENODEV);
 	ck_assert_str_eq(err, "GPU 0: h2d pinned copy of 1 x 4096 bytes: "
-			 "CUDA_ERROR_DEVICE_UNAVAILABLE: fake: device fell off the bus");
+			 "CUDA_ERROR_UNKNOWN: fake: device fell off the bus");
+	/* busy (another process holds it in exclusive-process mode): not lost */
+	setenv("FAKECUDA_FAIL_COPY", "1:46", 1);
+	ck_assert_int_eq(start(err, sizeof(err)), -EBUSY);
+	ck_assert_str_eq(err, "GPU 0: h2d pinned copy of 1 x 4096 bytes: "
+			 "CUDA_ERROR_DEVICE_UNAVAILABLE: fake: device busy or unavailable");
 }
 END_TEST
 

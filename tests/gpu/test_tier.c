@@ -211,15 +211,18 @@ START_TEST(failures)
 	fails(-ENODEV, "no GPU found");
 	f.count_code = 100;
 	fails(-ENODEV, "counting GPUs: CUDA_ERROR_NO_DEVICE: no CUDA-capable device detected");
-	f.describe_code = 46;
-	fails(-ENODEV, "GPU 0: reading its properties: CUDA_ERROR_DEVICE_UNAVAILABLE");
+	f.describe_code = 999;
+	fails(-ENODEV, "GPU 0: reading its properties: CUDA_ERROR_UNKNOWN");
 	strcpy(f.desc[0].busid, "what");
 	fails(-EIO, "GPU 0: unreadable PCI bus id \"what\"");
 	f.desc[0].mem_node = 0;		/* a node with CPUs */
 	fails(-EINVAL, "GPU 0: memory node 0 has CPUs");
 	f.fail_at = 5;
-	f.fail_code = 46;
-	fails(-ENODEV, "GPU 0: h2d pinned copy of 1 x 4096 bytes: CUDA_ERROR_DEVICE_UNAVAILABLE");
+	f.fail_code = 999;
+	fails(-ENODEV, "GPU 0: h2d pinned copy of 1 x 4096 bytes: CUDA_ERROR_UNKNOWN");
+	/* a GPU another process holds (exclusive-process mode) is busy, not lost */
+	f.open_code = 46;
+	fails(-EBUSY, "GPU 0: setting up the probe: CUDA_ERROR_DEVICE_UNAVAILABLE");
 	f.open_code = 2;
 	fails(-ENOMEM, "GPU 0: setting up the probe: CUDA_ERROR_OUT_OF_MEMORY");
 	strcpy(cfg.sysfs_root, "/nonexistent");
@@ -248,6 +251,15 @@ START_TEST(reprobe)
 	f.fail_code = 719;
 	ck_assert_int_eq(gpu_tier_probe(t, err, sizeof(err)), -ENODEV);
 	ck_assert_ptr_nonnull(strstr(err, "GPU 1: h2d pinned copy"));
+	ck_assert(!memcmp(&g[0].link, &before, sizeof(before)));
+	/*
+	 * The second GPU busy (another process holds it in exclusive-process
+	 * mode) is not lost: the caller keeps the tier and its figures.
+	 */
+	f.fail_at = f.copies + GPU_NDIR * GPU_NMEM * (2 * cfg.probe_reps + 1) + 1;
+	f.fail_code = 46;
+	ck_assert_int_eq(gpu_tier_probe(t, err, sizeof(err)), -EBUSY);
+	ck_assert_ptr_nonnull(strstr(err, "CUDA_ERROR_DEVICE_UNAVAILABLE"));
 	ck_assert(!memcmp(&g[0].link, &before, sizeof(before)));
 	f.fail_at = 0;
 	ck_assert_int_eq(gpu_tier_probe(t, err, sizeof(err)), 0);
