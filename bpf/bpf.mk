@@ -37,7 +37,7 @@ $(NS_B)/vmlinux.h: bpf/vmlinux/vmlinux.h
 	then mv $@.tmp $@; else rm -f $@.tmp; cp bpf/vmlinux/vmlinux.h $@; \
 	echo "vmlinux.h: no kernel BTF here, using bpf/vmlinux/vmlinux.h"; fi
 
-$(NS_B)/netscope_%.bpf.o: bpf/netscope_%.bpf.c bpf/netscope_defs.h \
+$(NS_B)/netscope_%.bpf.o: bpf/netscope_%.bpf.c bpf/netscope_defs.h bpf/netscope_cc_math.h \
 		include/uapi/linux/indigo_netscope.h $(NS_B)/vmlinux.h
 	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 		-I$(NS_B) -Iinclude/uapi -idirafter /usr/include/$(shell $(CC) -dumpmachine) \
@@ -58,18 +58,22 @@ NS_T_SAN := $(patsubst tests/netscope/%.c,$(B)/ns-tests-san/%,$(NS_T_SRC))
 $(B)/ns-tests/%: tests/netscope/%.c tests/unit/check_main.h $(NS_T_LIB) $(NS_HDR)
 	@mkdir -p $(@D)
 	$(CC) -O2 -g $(WARN) -D_GNU_SOURCE -Itests/unit -Itests/agent -Iinclude/uapi -Iagent/netscope \
-		$(CHECK_CFLAGS) $< $(NS_T_LIB) $(CHECK_LIBS) -lm -o $@
+		-Iagent/policy -Ibpf $(CHECK_CFLAGS) $< $(NS_T_LIB) $(NS_T_MORE) $(CHECK_LIBS) -lm -o $@
 
 $(B)/ns-tests-san/%: tests/netscope/%.c tests/unit/check_main.h $(NS_T_LIB) $(NS_HDR)
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-Itests/unit -Itests/agent -Iinclude/uapi -Iagent/netscope $(CHECK_CFLAGS) $< $(NS_T_LIB) \
-		$(CHECK_LIBS) -lm -o $@
+		-Itests/unit -Itests/agent -Iinclude/uapi -Iagent/netscope -Iagent/policy -Ibpf $(CHECK_CFLAGS) \
+		$< $(NS_T_LIB) $(NS_T_MORE) $(CHECK_LIBS) -lm -o $@
+
+# test_cc_math compiles the CC's window arithmetic as the BPF program does
+$(B)/ns-tests/test_cc_math $(B)/ns-tests-san/test_cc_math: bpf/netscope_cc_math.h
 
 # test_agent includes the controller loop for its static functions
 $(B)/ns-tests/test_agent $(B)/ns-tests-san/test_agent: agent/netscope/ns_agent.c
 # test_cli includes indigo-netscope's main.c for its static parse_args()
-$(B)/ns-tests/test_cli $(B)/ns-tests-san/test_cli: agent/netscope/main.c
+$(B)/ns-tests/test_cli $(B)/ns-tests-san/test_cli: agent/netscope/main.c agent/policy/num.c
+$(B)/ns-tests/test_cli $(B)/ns-tests-san/test_cli: NS_T_MORE = agent/policy/num.c
 
 .PHONY: check-netscope check-netscope-unit check-netscope-net check-netscope-guest \
 	check-netscope-fallback check-netscope-ctl bench-netscope

@@ -13,13 +13,12 @@
  */
 #include "netscope_defs.h"
 #include <bpf/bpf_tracing.h>
+#include "netscope_cc_math.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 /* Set by the loader before load (configuration). */
 const volatile __u32 target_base_us = 100;	/* queueing allowed at c = 0 */
-
-#define BETA_MAX_MILLI	500			/* largest cut per RTT */
 
 struct ns_ca {
 	__u64 cgid;
@@ -97,14 +96,13 @@ void BPF_PROG(ns_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 {
 	struct tcp_sock *tp = (struct tcp_sock *)sk;
 	struct ns_ca *ca = ca_of(sk);
-	__u64 now = bpf_ktime_get_ns(), target, mdf, cut;
+	__u64 now = bpf_ktime_get_ns(), target;
 	__u32 cwnd = tp->snd_cwnd;
 
 	if (!ca->delay_us)
 		return;
 	ca->sens_milli = sens_of(ca);
-	target = ca->base_us + (__u64)target_base_us *
-		 (2000 + ca->sens_milli) / 2000;
+	target = ns_cc_target_us(ca->base_us, target_base_us, ca->sens_milli);
 	if (ca->delay_us <= target) {
 		/* growth only while the window is what limits the flow; the
 		 * clamp is honoured either way */
@@ -124,11 +122,7 @@ void BPF_PROG(ns_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 	}
 	if (now - ca->last_cut_ns < (__u64)(tp->srtt_us >> 3) * 1000)
 		return;
-	/* below BETA_MAX_MILLI: the window never falls to zero */
-	mdf = (__u64)BETA_MAX_MILLI * 2000 / (2000 + ca->sens_milli);
-	cut = mdf * (ca->delay_us - target) / ca->delay_us;
-	cwnd -= cwnd * cut / 1000;
-	tp->snd_cwnd = cwnd > 2 ? cwnd : 2;
+	tp->snd_cwnd = ns_cc_cut(cwnd, ca->delay_us, target, ca->sens_milli);
 	tp->snd_ssthresh = tp->snd_cwnd;
 	tp->snd_cwnd_cnt = 0;
 	ca->last_cut_ns = now;
