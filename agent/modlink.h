@@ -10,7 +10,8 @@
 #include <stddef.h>
 #include "core.h"
 
-#define MODLINK_MAX_NODES 64
+/* every node the kernel can have (MAX_NUMNODES): the module takes hundreds */
+#define MODLINK_MAX_NODES 1024
 
 struct modlink;
 

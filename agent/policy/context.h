@@ -56,8 +56,13 @@ enum ctx_feature {
 	CTX_DIM
 };
 
-#define CTX_MAX_NODES	64	/* = MODLINK_MAX_NODES */
 #define CTX_NODE_IDS	1024	/* node ids 0..CTX_NODE_IDS-1 are looked at */
+/*
+ * Far nodes of an epoch (= MODLINK_MAX_NODES): as many as there can be
+ * nodes (the kernel's MAX_NUMNODES is at most 1024), for the module takes
+ * hundreds; a far node left out would count as local memory.
+ */
+#define CTX_MAX_NODES	CTX_NODE_IDS
 
 /* One epoch's telemetry, summed over the far nodes by ctx_epoch_add_node. */
 struct ctx_epoch {

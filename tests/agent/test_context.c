@@ -202,6 +202,51 @@ START_TEST(add_nodes)
 }
 END_TEST
 
+/*
+ * The module takes as many far nodes as one netlink attribute holds (some
+ * 600): one local socket and 80 far nodes (CXL devices, fake NUMA). Every
+ * far node must count as far, its faults in the epoch and its memory out
+ * of the local figures and the fill arm's floor.
+ */
+#define MANY_FAR	80
+
+START_TEST(many_far_nodes)
+{
+	struct ctx_epoch e = { 0 };
+	char rel[64], text[128];
+	struct ctx_mem m;
+	unsigned int i;
+
+	snprintf(root, sizeof(root), "/tmp/indigo-ctx-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	mk("devices");
+	mk("devices/system");
+	mk("devices/system/node");
+	mk("devices/system/node/node0");
+	put("devices/system/node/node0/meminfo", node0);
+	for (i = 1; i <= MANY_FAR; i++) {
+		snprintf(rel, sizeof(rel), "devices/system/node/node%u", i);
+		mk(rel);
+		snprintf(rel, sizeof(rel), "devices/system/node/node%u/meminfo",
+			 i);
+		snprintf(text, sizeof(text),
+			 "Node %u MemTotal: 1048576 kB\nNode %u MemFree: 1024 kB\n",
+			 i, i);
+		put(rel, text);
+		ck_assert_int_eq(ctx_epoch_add_node(&e, i, 10, 1, NULL, 0), 0);
+	}
+	ck_assert_uint_eq(e.nfar, MANY_FAR);
+	ck_assert_uint_eq(e.faults, 10 * MANY_FAR);
+	ck_assert_int_eq(ctx_read_mem(root, e.far, e.nfar, &m), 0);
+	rmtree();
+	ck_assert_uint_eq(m.nfar, MANY_FAR);
+	ck_assert_uint_eq(m.nlocal, 1);
+	ck_assert_uint_eq(m.local_total, 16777216);
+	ck_assert_uint_eq(m.far_total, 1048576ULL * MANY_FAR);
+	ck_assert_uint_eq(m.local_node_min, 16777216);
+}
+END_TEST
+
 START_TEST(build_values)
 {
 	struct ctx_epoch e = {
@@ -365,6 +410,7 @@ static Suite *context_suite(void)
 	tcase_add_test(tc, read_fake_sysfs);
 	tcase_add_test(tc, fill_floor_per_node);
 	tcase_add_test(tc, add_nodes);
+	tcase_add_test(tc, many_far_nodes);
 	tcase_add_test(tc, build_values);
 	tcase_add_test(tc, counter_source);
 	tcase_add_test(tc, vmstat_demoted);
