@@ -77,7 +77,7 @@ static u64 node_free_kib(int nid)
 static bool observe(const struct fault_ctx *c, const struct indigo_policy *p,
 		    u64 now, struct indigo_gate_in *in)
 {
-	struct indigo_node_stats *st = this_cpu_ptr(indigo.stats);
+	struct indigo_node_stats *st = this_cpu_read(*indigo.stats);
 	u64 pfn = page_to_pfn(c->page);
 	struct indigo_shard *sh;
 	struct indigo_page *pg;
@@ -118,7 +118,7 @@ static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct fault_ctx *c = (struct fault_ctx *)ri->data;
 	int target = (int)regs_return_value(regs);
-	struct indigo_node_stats *st = this_cpu_ptr(indigo.stats);
+	struct indigo_node_stats *st = this_cpu_read(*indigo.stats);
 	struct indigo_policy_rcu *pol;
 	struct indigo_gate_in in = {};
 	struct indigo_decision d;

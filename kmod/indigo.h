@@ -83,7 +83,8 @@ struct indigo_state {
 	struct indigo_marks marks;
 	bool have_marks;			/* marking-time probe in place */
 
-	struct indigo_node_stats __percpu *stats;	/* [nr_node_ids] */
+	/* each CPU's counters: [nr_node_ids], allocated apart (state.c) */
+	struct indigo_node_stats * __percpu *stats;
 	struct indigo_hist __percpu *rate_hist;
 	struct indigo_hist __percpu *burst_hist;
 

@@ -8,11 +8,50 @@
  * path runs with preemption off), and none holds them across a user copy,
  * which could itself take a hinting fault.
  */
+#include <linux/cache.h>
+#include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include "indigo.h"
 
 struct indigo_state indigo;
+
+/*
+ * Each CPU's node counters, [nr_node_ids] of them, in memory of its own
+ * node. Not one per-CPU area of that size: a per-CPU allocation holds 32
+ * KiB at most (PCPU_MIN_UNIT_SIZE), 455 nodes' counters, and kernels are
+ * built for 1024. Sized a power of two, so that no two CPUs' counters
+ * share a cache line.
+ */
+static int stats_alloc(void)
+{
+	size_t size = array_size(nr_node_ids, sizeof(struct indigo_node_stats));
+	int cpu;
+
+	indigo.stats = alloc_percpu(struct indigo_node_stats *);
+	if (!indigo.stats)
+		return -ENOMEM;
+	size = roundup_pow_of_two(max_t(size_t, size, SMP_CACHE_BYTES));
+	for_each_possible_cpu(cpu) {
+		*per_cpu_ptr(indigo.stats, cpu) =
+			kvzalloc_node(size, GFP_KERNEL, cpu_to_node(cpu));
+		if (!*per_cpu_ptr(indigo.stats, cpu))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void stats_free(void)
+{
+	int cpu;
+
+	if (!indigo.stats)
+		return;
+	for_each_possible_cpu(cpu)
+		kvfree(*per_cpu_ptr(indigo.stats, cpu));
+	free_percpu(indigo.stats);
+	indigo.stats = NULL;
+}
 
 int indigo_state_init(u32 max_pages, u32 cand_max)
 {
@@ -36,12 +75,9 @@ int indigo_state_init(u32 max_pages, u32 cand_max)
 	indigo.slots = vmalloc(array_size(indigo.capacity, sizeof(*indigo.slots)));
 	indigo.cand_max = cand_max;
 	indigo.cands = kvcalloc(cand_max, sizeof(*indigo.cands), GFP_KERNEL);
-	indigo.stats = __alloc_percpu(array_size(nr_node_ids,
-						 sizeof(struct indigo_node_stats)),
-				      __alignof__(struct indigo_node_stats));
 	indigo.rate_hist = alloc_percpu(struct indigo_hist);
 	indigo.burst_hist = alloc_percpu(struct indigo_hist);
-	if (!indigo.slots || !indigo.cands || !indigo.stats ||
+	if (!indigo.slots || !indigo.cands || stats_alloc() ||
 	    !indigo.rate_hist || !indigo.burst_hist) {
 		indigo_state_free();
 		return -ENOMEM;
@@ -60,12 +96,11 @@ void indigo_state_free(void)
 	RCU_INIT_POINTER(indigo.policy, NULL);
 	vfree(indigo.slots);
 	kvfree(indigo.cands);
-	free_percpu(indigo.stats);
+	stats_free();
 	free_percpu(indigo.rate_hist);
 	free_percpu(indigo.burst_hist);
 	indigo.slots = NULL;
 	indigo.cands = NULL;
-	indigo.stats = NULL;
 	indigo.rate_hist = NULL;
 	indigo.burst_hist = NULL;
 }
@@ -108,7 +143,7 @@ void indigo_stats_sum(struct indigo_node_stats *out)
 
 	memset(out, 0, array_size(nr_node_ids, sizeof(*out)));
 	for_each_possible_cpu(cpu) {
-		const struct indigo_node_stats *s = per_cpu_ptr(indigo.stats, cpu);
+		const struct indigo_node_stats *s = *per_cpu_ptr(indigo.stats, cpu);
 
 		for (nid = 0; nid < nr_node_ids; nid++) {
 			out[nid].faults += READ_ONCE(s[nid].faults);
