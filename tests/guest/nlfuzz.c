@@ -214,6 +214,7 @@ static int invalid(int fd, int fam)
 {
 	uint8_t mode = INDIGO_MODE_MAX + 1;
 	uint32_t zero = 0, big = 100000001, gen = 1;
+	uint32_t tol_big = 1001, gap_big = 86400001;
 	uint64_t gen64 = 1;
 	int bad = 0;
 
@@ -226,6 +227,16 @@ static int invalid(int fd, int fam)
 	bad += expect("rate_cap too big",
 		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
 			       INDIGO_A_POLICY_RATE_CAP, &big, 4), ERANGE);
+	/* the other bounds include/uapi/linux/indigo.h states */
+	bad += expect("burst_tol too big",
+		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
+			       INDIGO_A_POLICY_BURST_TOL, &tol_big, 4), ERANGE);
+	bad += expect("burst_gap 0",
+		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
+			       INDIGO_A_POLICY_BURST_GAP, &zero, 4), ERANGE);
+	bad += expect("burst_gap too big",
+		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
+			       INDIGO_A_POLICY_BURST_GAP, &gap_big, 4), ERANGE);
 	bad += expect("u32 attribute too short",
 		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
 			       INDIGO_A_POLICY_RATE_MIN, &gen, 2), EINVAL);

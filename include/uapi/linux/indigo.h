@@ -20,12 +20,17 @@
  *	INDIGO_A_NODES, a nest of INDIGO_A_NODE entries (enum indigo_node_attr),
  *	one per far node, with counters since the module was loaded.
  *
- * Multicast group "telemetry" (INDIGO_GENL_MCGRP), sent by the module:
+ * Multicast group "telemetry" (INDIGO_GENL_MCGRP), sent by the module;
+ * joining it needs CAP_NET_ADMIN (EPERM otherwise). Nothing is sent while
+ * the group has no listener, but INDIGO_A_EPOCH_SEQ counts every epoch,
+ * and the candidates of an epoch nobody listened to are discarded:
  *
  * INDIGO_CMD_EPOCH	once per epoch (module parameter epoch_ms):
  *	INDIGO_A_EPOCH_SEQ, INDIGO_A_EPOCH_MS, INDIGO_A_NODES (counters of this
  *	epoch only), INDIGO_A_RATE_Pxx and INDIGO_A_BURST_Pxx (quantiles of the
- *	access rates and burst durations observed during the epoch).
+ *	access rates and burst durations observed during the epoch, each the
+ *	upper bound 2^k - 1 of the power-of-two bucket that holds it, so at
+ *	most twice the true value; 0 when the epoch had no observation).
  *
  * INDIGO_CMD_CANDIDATES	batches of sampled hot-page candidates:
  *	INDIGO_A_EPOCH_SEQ and INDIGO_A_CANDS, a nest of INDIGO_A_CAND entries
@@ -36,8 +41,12 @@
  *
  * Units: access rates are in mHz (observations per 1000 s), so that pages
  * touched less than once a second still get a non-zero rate. Durations are
- * in milliseconds, memory in KiB, the promotion cap in pages per second
- * (0: no cap).
+ * in milliseconds, memory in KiB (but INDIGO_A_TABLE_BYTES in bytes), the
+ * promotion cap in pages per second (0: no cap).
+ *
+ * SET_POLICY refuses (ERANGE) INDIGO_A_POLICY_MODE above INDIGO_MODE_MAX,
+ * INDIGO_A_POLICY_RATE_CAP above 100000000, INDIGO_A_POLICY_BURST_TOL
+ * outside 1-1000 and INDIGO_A_POLICY_BURST_GAP outside 1-86400000.
  */
 #ifndef _UAPI_LINUX_INDIGO_H
 #define _UAPI_LINUX_INDIGO_H
@@ -93,9 +102,9 @@ enum indigo_attr {
 	INDIGO_A_POLICY_BURST_GAP,	/* u32, ms: a longer silence ends a burst */
 	INDIGO_A_POLICY_GEN,		/* u64, read only: bumped by every set */
 	INDIGO_A_TABLE_PAGES,		/* u32: pages tracked now */
-	INDIGO_A_TABLE_CAPACITY,	/* u32: max_pages */
-	INDIGO_A_TABLE_BYTES,		/* u64: memory of the page table */
-	INDIGO_A_MISSED,		/* u64: fault-path probe hits missed */
+	INDIGO_A_TABLE_CAPACITY,	/* u32: max_pages, rounded down to 2^n */
+	INDIGO_A_TABLE_BYTES,		/* u64: page table's memory, bytes */
+	INDIGO_A_MISSED,		/* u64: probe hits missed (both probes) */
 	INDIGO_A_CAND_DROPPED,		/* u64: candidates not sent (full) */
 	INDIGO_A_NODES,			/* nest of INDIGO_A_NODE */
 	INDIGO_A_EPOCH_SEQ,		/* u64 */
