@@ -63,13 +63,16 @@ if want params; then
 fi
 
 # More nodes than one per-CPU allocation (32 KiB) has counters for: 455 at
-# 72 bytes each. Boot the guest with numa=fake=512 (each fake node takes
-# 32 MiB at least: --mem-mb 17000) to run it; elsewhere it skips. The
-# module once asked for all of a CPU's counters in one per-CPU area and
-# failed its load there, with a WARNING from the per-CPU allocator.
+# 72 bytes each. run-kmod-tests.sh boots a guest of its own for it, with
+# numa=fake=512 (each fake node takes 32 MiB at least: --mem-mb 17000) and
+# INDIGO_ONLY=manynodes; elsewhere it skips. The module once asked for all
+# of a CPU's counters in one per-CPU area and failed its load there, with
+# a WARNING from the per-CPU allocator.
 if want manynodes; then
 	nn=$(($(sed 's/.*[-,]//' /sys/devices/system/node/possible) + 1))
-	if [ "$nn" -le 455 ]; then
+	if [ "$nn" -le 455 ] && [ "$INDIGO_ONLY" = manynodes ]; then
+		fail loads-with-many-nodes "the guest has $nn nodes; numa=fake=512 not taken?"
+	elif [ "$nn" -le 455 ]; then
 		echo "SKIP loads-with-many-nodes ($nn nodes; needs more than 455)"
 	elif insmod $KO; then
 		rows=$(awk '$1 == "node" { t = 1; next } t' $D/stats | wc -l)
@@ -79,6 +82,9 @@ if want manynodes; then
 	else
 		fail "loads-with-$nn-nodes" "$(dmesg | tail -n 3)"
 	fi
+	# fake nodes interleave: node 1 is no longer the far node the rest
+	# of the checks need
+	[ "$INDIGO_ONLY" = manynodes ] && exit $failed
 fi
 
 # The kernel alone, as the reference for observe mode.
