@@ -87,6 +87,27 @@ static void rmtree(void)
 	ck_assert_int_eq(system(cmd), 0);
 }
 
+/* Node @n's directory in the fake sysfs, with @meminfo as its meminfo. */
+static void mk_node(unsigned int n, const char *meminfo)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "devices/system/node/node%u", n);
+	mk(rel);
+	snprintf(rel, sizeof(rel), "devices/system/node/node%u/meminfo", n);
+	put(rel, meminfo);
+}
+
+/* A fresh fake sysfs root with an empty node directory. */
+static void mk_node_root(void)
+{
+	snprintf(root, sizeof(root), "/tmp/indigo-ctx-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	mk("devices");
+	mk("devices/system");
+	mk("devices/system/node");
+}
+
 START_TEST(read_fake_sysfs)
 {
 	uint32_t far[] = { 1 };
@@ -98,12 +119,10 @@ START_TEST(read_fake_sysfs)
 	mk("devices");
 	mk("devices/system");
 	mk("devices/system/node");
-	mk("devices/system/node/node0");
-	mk("devices/system/node/node1");
+	mk_node(0, node0);
+	mk_node(1, node1);
 	mk("devices/system/node/power");	/* not a node */
 	put("devices/system/node/possible", "0-1\n");
-	put("devices/system/node/node0/meminfo", node0);
-	put("devices/system/node/node1/meminfo", node1);
 
 	ck_assert_int_eq(ctx_read_mem(root, far, 1, &m), 0);
 	ck_assert_uint_eq(m.nlocal, 1);
@@ -145,20 +164,11 @@ START_TEST(fill_floor_per_node)
 	struct act_grid g;
 	struct ctx_mem m;
 
-	snprintf(root, sizeof(root), "/tmp/indigo-ctx-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(root));
-	mk("devices");
-	mk("devices/system");
-	mk("devices/system/node");
-	mk("devices/system/node/node0");
-	mk("devices/system/node/node1");
-	mk("devices/system/node/node2");
-	mk("devices/system/node/node3");
-	put("devices/system/node/node0/meminfo", sock);
-	put("devices/system/node/node1/meminfo", sock);
-	put("devices/system/node/node2/meminfo", node1);
-	put("devices/system/node/node3/meminfo",
-	    "Node 3 MemTotal: 0 kB\nNode 3 MemFree: 0 kB\n");
+	mk_node_root();
+	mk_node(0, sock);
+	mk_node(1, sock);
+	mk_node(2, node1);
+	mk_node(3, "Node 3 MemTotal: 0 kB\nNode 3 MemFree: 0 kB\n");
 	ck_assert_int_eq(ctx_read_mem(root, far, 1, &m), 0);
 	rmtree();
 	ck_assert_uint_eq(m.nlocal, 3);
@@ -213,26 +223,17 @@ END_TEST
 START_TEST(many_far_nodes)
 {
 	struct ctx_epoch e = { 0 };
-	char rel[64], text[128];
+	char text[128];
 	struct ctx_mem m;
 	unsigned int i;
 
-	snprintf(root, sizeof(root), "/tmp/indigo-ctx-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(root));
-	mk("devices");
-	mk("devices/system");
-	mk("devices/system/node");
-	mk("devices/system/node/node0");
-	put("devices/system/node/node0/meminfo", node0);
+	mk_node_root();
+	mk_node(0, node0);
 	for (i = 1; i <= MANY_FAR; i++) {
-		snprintf(rel, sizeof(rel), "devices/system/node/node%u", i);
-		mk(rel);
-		snprintf(rel, sizeof(rel), "devices/system/node/node%u/meminfo",
-			 i);
 		snprintf(text, sizeof(text),
 			 "Node %u MemTotal: 1048576 kB\nNode %u MemFree: 1024 kB\n",
 			 i, i);
-		put(rel, text);
+		mk_node(i, text);
 		ck_assert_int_eq(ctx_epoch_add_node(&e, i, 10, 1, NULL, 0), 0);
 	}
 	ck_assert_uint_eq(e.nfar, MANY_FAR);

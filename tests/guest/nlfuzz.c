@@ -210,48 +210,51 @@ static int expect(const char *what, int got, int want)
 	return 1;
 }
 
+/* Requests the module must refuse, each with the errno it must give. */
 static int invalid(int fd, int fam)
 {
-	uint8_t mode = INDIGO_MODE_MAX + 1;
-	uint32_t zero = 0, big = 100000001, gen = 1;
-	uint32_t tol_big = 1001, gap_big = 86400001;
-	uint64_t gen64 = 1;
+	static const uint8_t mode = INDIGO_MODE_MAX + 1;
+	static const uint32_t zero, big = 100000001, one = 1;
+	static const uint32_t tol_big = 1001, gap_big = 86400001;
+	static const uint64_t gen64 = 1;
+	static const struct {
+		const char *what;
+		uint8_t cmd;
+		uint16_t type, len;
+		const void *v;
+		int err;
+	} cases[] = {
+		{ "mode out of range", INDIGO_CMD_SET_POLICY,
+		  INDIGO_A_POLICY_MODE, 1, &mode, ERANGE },
+		{ "burst_tol 0", INDIGO_CMD_SET_POLICY,
+		  INDIGO_A_POLICY_BURST_TOL, 4, &zero, ERANGE },
+		{ "rate_cap too big", INDIGO_CMD_SET_POLICY,
+		  INDIGO_A_POLICY_RATE_CAP, 4, &big, ERANGE },
+		/* the other bounds include/uapi/linux/indigo.h states */
+		{ "burst_tol too big", INDIGO_CMD_SET_POLICY,
+		  INDIGO_A_POLICY_BURST_TOL, 4, &tol_big, ERANGE },
+		{ "burst_gap 0", INDIGO_CMD_SET_POLICY,
+		  INDIGO_A_POLICY_BURST_GAP, 4, &zero, ERANGE },
+		{ "burst_gap too big", INDIGO_CMD_SET_POLICY,
+		  INDIGO_A_POLICY_BURST_GAP, 4, &gap_big, ERANGE },
+		{ "u32 attribute too short", INDIGO_CMD_SET_POLICY,
+		  INDIGO_A_POLICY_RATE_MIN, 2, &one, EINVAL },
+		{ "read-only attribute", INDIGO_CMD_SET_POLICY,
+		  INDIGO_A_POLICY_GEN, 8, &gen64, EINVAL },
+		{ "unknown attribute", INDIGO_CMD_SET_POLICY,
+		  INDIGO_A_MAX + 1, 4, &one, EINVAL },
+		{ "no attribute", INDIGO_CMD_SET_POLICY, 0, 0, NULL, EINVAL },
+		{ "unknown command", INDIGO_CMD_MAX + 1,
+		  INDIGO_A_POLICY_RATE_MIN, 4, &one, EOPNOTSUPP },
+	};
+	unsigned int i;
 	int bad = 0;
 
-	bad += expect("mode out of range",
-		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
-			       INDIGO_A_POLICY_MODE, &mode, 1), ERANGE);
-	bad += expect("burst_tol 0",
-		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
-			       INDIGO_A_POLICY_BURST_TOL, &zero, 4), ERANGE);
-	bad += expect("rate_cap too big",
-		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
-			       INDIGO_A_POLICY_RATE_CAP, &big, 4), ERANGE);
-	/* the other bounds include/uapi/linux/indigo.h states */
-	bad += expect("burst_tol too big",
-		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
-			       INDIGO_A_POLICY_BURST_TOL, &tol_big, 4), ERANGE);
-	bad += expect("burst_gap 0",
-		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
-			       INDIGO_A_POLICY_BURST_GAP, &zero, 4), ERANGE);
-	bad += expect("burst_gap too big",
-		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
-			       INDIGO_A_POLICY_BURST_GAP, &gap_big, 4), ERANGE);
-	bad += expect("u32 attribute too short",
-		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
-			       INDIGO_A_POLICY_RATE_MIN, &gen, 2), EINVAL);
-	bad += expect("read-only attribute",
-		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
-			       INDIGO_A_POLICY_GEN, &gen64, 8), EINVAL);
-	bad += expect("unknown attribute",
-		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY,
-			       INDIGO_A_MAX + 1, &gen, 4), EINVAL);
-	bad += expect("no attribute",
-		      one_attr(fd, fam, INDIGO_CMD_SET_POLICY, 0, NULL, 0),
-		      EINVAL);
-	bad += expect("unknown command",
-		      one_attr(fd, fam, INDIGO_CMD_MAX + 1,
-			       INDIGO_A_POLICY_RATE_MIN, &gen, 4), EOPNOTSUPP);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		bad += expect(cases[i].what,
+			      one_attr(fd, fam, cases[i].cmd, cases[i].type,
+				       cases[i].v, cases[i].len),
+			      cases[i].err);
 	return bad ? 1 : 0;
 }
 
