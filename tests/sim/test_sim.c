@@ -399,6 +399,69 @@ START_TEST(kswapd_keeps_newest)
 }
 END_TEST
 
+/* always_fault, keeping each far fault's page and marking time */
+struct fault_log {
+	uint32_t page[8];
+	double mark[8];
+	unsigned int n;
+};
+
+static bool log_fault(struct sim_policy *pol, const struct sim_view *v,
+		      const struct sim_fault *f)
+{
+	struct fault_log *l = pol->st;
+
+	(void)v;
+	if (f->far && l->n < 8) {
+		l->page[l->n] = f->page;
+		l->mark[l->n++] = f->mark_ns;
+	}
+	return f->far;
+}
+
+static const struct sim_policy_ops log_ops = {
+	.fault = log_fault, .epoch = always_epoch,
+	.destroy = audit_destroy,
+};
+
+/*
+ * A demoted page is not marked: migration rebuilds its PTE from the VMA's
+ * protection (remove_migration_pte()), and tiering mode resets its access
+ * time when it changes tier (folio_migrate_flags()). Page 0, promoted at
+ * once, is passed by the scan at 1 ms while local, demoted at 1.2 ms and
+ * touched right after: no fault until the scan at 2 ms marks it again,
+ * and that fault reports the 2 ms marking.
+ */
+START_TEST(demotion_clears_mark)
+{
+	static const uint32_t pages[] = { 0, 1, 2, 0, 0 };
+	static const uint32_t insns[] = { 1, 4000000, 1, 1, 4000000 };
+	struct sim_params p = small_params(0.25, 0);
+	struct fault_log l = { .n = 0 };
+	struct sim_policy pol = { .ops = &log_ops, .st = &l };
+	struct sim_result r;
+	struct trace t;
+	uint64_t i;
+
+	p.scan_period_ns = 1e6;
+	ck_assert_int_eq(trace_alloc(&t, 12, 5), 0);
+	for (i = 0; i < t.n; i++) {
+		t.r[i].page = pages[i];
+		t.r[i].insns = insns[i];
+	}
+	ck_assert_uint_eq(sim_local_pages(&p, t.npages), 3);
+	ck_assert_int_eq(sim_run(&t, &p, &pol, &r), 0);
+	/* promoting 2 made kswapd demote 0 and 1 */
+	ck_assert_uint_eq(r.demotions, 2);
+	ck_assert_uint_eq(l.n, 4);
+	ck_assert_uint_eq(l.page[3], 0);
+	ck_assert_double_eq(l.mark[3], 2e6);
+	ck_assert_uint_eq(r.far_faults, 4);
+	ck_assert_uint_eq(r.local_hits, 0);
+	trace_free(&t);
+}
+END_TEST
+
 /* minimal misses of any demand schedule with bypass, by exhaustive search */
 static uint64_t brute_misses(const struct trace *t, unsigned int c)
 {
@@ -953,6 +1016,7 @@ static Suite *suite(void)
 	ADD(s, gate_keeps_promoting_when_full);
 	ADD(s, fill_keeps_a_subset);
 	ADD(s, kswapd_keeps_newest);
+	ADD(s, demotion_clears_mark);
 	ADD_LOOP(s, deterministic, POL_COUNT);
 	ADD(s, gen_shapes);
 	ADD(s, trace_files);

@@ -87,7 +87,7 @@ struct host {
 	struct sim_view v;
 	struct link link;
 	struct sim_result r;
-	double *last;		/* last touch, ns; -1: never */
+	double *last;		/* last touch or demotion, ns; -1: never */
 	uint32_t *slot;		/* index in local[], FAR_SLOT if far */
 	uint32_t *local;	/* the local pages */
 	uint8_t *ref;		/* referenced since the clock hand passed */
@@ -138,7 +138,7 @@ static void traffic(struct host *h, double bytes)
 }
 
 /* CLOCK: the first local page not referenced since the hand last passed */
-static void demote_one(struct host *h)
+static void demote_one(struct host *h, double now)
 {
 	uint32_t n = h->v.local_used, pg, last;
 
@@ -156,6 +156,12 @@ static void demote_one(struct host *h)
 	h->slot[last] = h->hand;
 	h->slot[pg] = FAR_SLOT;
 	/*
+	 * Migration leaves no hinting mark (remove_migration_pte() rebuilds
+	 * the PTE from vm_page_prot) and tiering mode resets the access time
+	 * (folio_migrate_flags()): only a scan after now can make it fault.
+	 */
+	h->last[pg] = now;
+	/*
 	 * The last page, the newest promotion, now fills the hole: behind the
 	 * hand, where CLOCK puts a new page, not under it, where a sweep that
 	 * already cleared its bit would demote it before older pages.
@@ -166,8 +172,8 @@ static void demote_one(struct host *h)
 	traffic(h, h->p->page_bytes);
 }
 
-/* Moves @pg local; returns the faulting access's extra stall. */
-static double promote(struct host *h, uint32_t pg)
+/* Moves @pg local at @now; returns the faulting access's extra stall. */
+static double promote(struct host *h, uint32_t pg, double now)
 {
 	uint32_t c = h->v.local_pages, high = 2 * h->v.kswapd_low;
 
@@ -179,7 +185,7 @@ static double promote(struct host *h, uint32_t pg)
 	if (high >= c)
 		high = c - 1;
 	if (h->v.local_used >= c)
-		demote_one(h);		/* direct reclaim */
+		demote_one(h, now);	/* direct reclaim */
 	h->local[h->v.local_used] = pg;
 	h->slot[pg] = h->v.local_used++;
 	h->ref[pg] = 1;
@@ -187,7 +193,7 @@ static double promote(struct host *h, uint32_t pg)
 	traffic(h, h->p->page_bytes);
 	if (c - h->v.local_used < h->v.kswapd_low)
 		while (h->v.local_used && c - h->v.local_used < high)
-			demote_one(h);
+			demote_one(h, now);
 	return h->p->k_ns + h->p->page_bytes / link_avail_bytes_per_ns(&h->link);
 }
 
@@ -239,7 +245,7 @@ static int run_once(struct host *h, const struct trace *t,
 				f.far = true;
 				h->r.far_faults++;
 				if (pol->ops->fault(pol, &h->v, &f))
-					cost += promote(h, pg);
+					cost += promote(h, pg, *now);
 			}
 		}
 		*now += cost;

@@ -22,7 +22,8 @@
  * with scan_pages >= the working set, everything is marked every period);
  * the first touch of a marked page faults, and the policy sees the page,
  * the time and when it was first marked since its previous touch (Linux
- * skips pages that are still marked). Both tiers are scanned; policies that
+ * skips pages that are still marked) or its demotion (migration drops the
+ * mark and tiering mode's access time). Both tiers are scanned; policies that
  * follow Linux's tiering mode ignore local faults. A page's last marking
  * time is computed from the scan's arithmetic, not stored, so marking
  * costs nothing per page.
