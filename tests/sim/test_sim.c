@@ -399,6 +399,36 @@ START_TEST(kswapd_keeps_newest)
 }
 END_TEST
 
+/*
+ * CLOCK gives every page one second chance in ring order, so pages that
+ * are promoted and never touched again leave in the order they came, as
+ * from the kernel's LRU lists. Eight local pages, kswapd freeing two at a
+ * time: after 16 single touches the newest six, 10 to 15, are local, and
+ * touching 12 and 13 again hits.
+ */
+START_TEST(kswapd_demotes_oldest_first)
+{
+	struct sim_params p = small_params(0.25, 0);
+	struct sim_policy pol = { .ops = &always_ops };
+	struct sim_result r;
+	struct trace t;
+	uint64_t i;
+
+	ck_assert_int_eq(trace_alloc(&t, 32, 18), 0);
+	for (i = 0; i < t.n; i++) {
+		t.r[i].page = i < 16 ? (uint32_t)i : (uint32_t)i - 4;
+		t.r[i].insns = 1;
+	}
+	ck_assert_uint_eq(sim_local_pages(&p, t.npages), 8);
+	ck_assert_uint_eq(sim_kswapd_low(&p, t.npages), 1);
+	ck_assert_int_eq(sim_run(&t, &p, &pol, &r), 0);
+	ck_assert_uint_eq(r.promotions, 16);
+	ck_assert_uint_eq(r.demotions, 10);
+	ck_assert_uint_eq(r.local_hits, 2);
+	trace_free(&t);
+}
+END_TEST
+
 /* always_fault, keeping each far fault's page and marking time */
 struct fault_log {
 	uint32_t page[8];
@@ -1017,6 +1047,7 @@ static Suite *suite(void)
 	ADD(s, fill_keeps_a_subset);
 	ADD(s, kswapd_keeps_newest);
 	ADD(s, demotion_clears_mark);
+	ADD(s, kswapd_demotes_oldest_first);
 	ADD_LOOP(s, deterministic, POL_COUNT);
 	ADD(s, gen_shapes);
 	ADD(s, trace_files);

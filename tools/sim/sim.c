@@ -88,32 +88,35 @@ struct host {
 	struct link link;
 	struct sim_result r;
 	double *last;		/* last touch or demotion, ns; -1: never */
-	uint32_t *slot;		/* index in local[], FAR_SLOT if far */
-	uint32_t *local;	/* the local pages */
+	uint32_t *slot;		/* 0 if local, FAR_SLOT if far */
+	/* the local pages as CLOCK's ring: next and previous page */
+	uint32_t *nx, *pv;
 	uint8_t *ref;		/* referenced since the clock hand passed */
-	uint32_t hand;
+	uint32_t hand;		/* a local page; FAR_SLOT: none */
 };
 
 static void host_free(struct host *h)
 {
 	free(h->last);
 	free(h->slot);
-	free(h->local);
+	free(h->nx);
+	free(h->pv);
 	free(h->ref);
 }
 
 static int host_init(struct host *h, const struct trace *t,
 		     const struct sim_params *p)
 {
-	uint32_t i, c = sim_local_pages(p, t->npages);
+	uint32_t i;
 
 	memset(h, 0, sizeof(*h));
 	h->p = p;
 	h->last = malloc(t->npages * sizeof(*h->last));
 	h->slot = malloc(t->npages * sizeof(*h->slot));
-	h->local = malloc(c * sizeof(*h->local));
+	h->nx = malloc(t->npages * sizeof(*h->nx));
+	h->pv = malloc(t->npages * sizeof(*h->pv));
 	h->ref = calloc(t->npages, sizeof(*h->ref));
-	if (!h->last || !h->slot || !h->local || !h->ref) {
+	if (!h->last || !h->slot || !h->nx || !h->pv || !h->ref) {
 		host_free(h);
 		return -ENOMEM;
 	}
@@ -121,10 +124,11 @@ static int host_init(struct host *h, const struct trace *t,
 		h->last[i] = -1;
 		h->slot[i] = FAR_SLOT;
 	}
+	h->hand = FAR_SLOT;
 	link_init(&h->link, &p->link);
 	h->v.p = p;
 	h->v.npages = t->npages;
-	h->v.local_pages = c;
+	h->v.local_pages = sim_local_pages(p, t->npages);
 	h->v.kswapd_low = sim_kswapd_low(p, t->npages);
 	h->v.link = &h->link;
 	h->v.res = &h->r;
@@ -140,20 +144,19 @@ static void traffic(struct host *h, double bytes)
 /* CLOCK: the first local page not referenced since the hand last passed */
 static void demote_one(struct host *h, double now)
 {
-	uint32_t n = h->v.local_used, pg, last;
+	uint32_t pg = h->hand;
 
-	for (;;) {
-		if (h->hand >= n)
-			h->hand = 0;
-		pg = h->local[h->hand];
-		if (!h->ref[pg])
-			break;
+	while (h->ref[pg]) {
 		h->ref[pg] = 0;
-		h->hand++;
+		pg = h->nx[pg];
 	}
-	last = h->local[n - 1];
-	h->local[h->hand] = last;
-	h->slot[last] = h->hand;
+	if (h->v.local_used == 1) {
+		h->hand = FAR_SLOT;
+	} else {
+		h->nx[h->pv[pg]] = h->nx[pg];
+		h->pv[h->nx[pg]] = h->pv[pg];
+		h->hand = h->nx[pg];
+	}
 	h->slot[pg] = FAR_SLOT;
 	/*
 	 * Migration leaves no hinting mark (remove_migration_pte() rebuilds
@@ -161,15 +164,31 @@ static void demote_one(struct host *h, double now)
 	 * (folio_migrate_flags()): only a scan after now can make it fault.
 	 */
 	h->last[pg] = now;
-	/*
-	 * The last page, the newest promotion, now fills the hole: behind the
-	 * hand, where CLOCK puts a new page, not under it, where a sweep that
-	 * already cleared its bit would demote it before older pages.
-	 */
-	h->hand++;
 	h->v.local_used--;
 	h->r.demotions++;
 	traffic(h, h->p->page_bytes);
+}
+
+/*
+ * A new page goes in just behind the hand, the last the hand reaches, as
+ * CLOCK has it: untouched pages then leave in the order they came, as
+ * from the kernel's LRU lists. (Appended to an array swept by index, a
+ * new page could sit right under the hand and lose its referenced bit
+ * before pages promoted earlier.)
+ */
+static void clock_insert(struct host *h, uint32_t pg)
+{
+	uint32_t at = h->hand;
+
+	if (at == FAR_SLOT) {
+		h->nx[pg] = h->pv[pg] = pg;
+		h->hand = pg;
+		return;
+	}
+	h->nx[pg] = at;
+	h->pv[pg] = h->pv[at];
+	h->nx[h->pv[at]] = pg;
+	h->pv[at] = pg;
 }
 
 /* Moves @pg local at @now; returns the faulting access's extra stall. */
@@ -186,8 +205,9 @@ static double promote(struct host *h, uint32_t pg, double now)
 		high = c - 1;
 	if (h->v.local_used >= c)
 		demote_one(h, now);	/* direct reclaim */
-	h->local[h->v.local_used] = pg;
-	h->slot[pg] = h->v.local_used++;
+	clock_insert(h, pg);
+	h->slot[pg] = 0;
+	h->v.local_used++;
 	h->ref[pg] = 1;
 	h->r.promotions++;
 	traffic(h, h->p->page_bytes);
