@@ -112,6 +112,7 @@ int64_t ms_since(const struct timespec *t);	/* CLOCK_MONOTONIC */
 int apply_policy(struct daemon *d);	/* 0, or why the module lacks it */
 
 /* learner.c */
+double host_page_bytes(void);		/* the unit the kernel counts pages in */
 void epoch_params_from(const struct indigod_config *c, struct epoch_params *p);
 double learner_forget(const struct indigod_config *c);
 int learner_start(struct daemon *d);

@@ -14,6 +14,19 @@
 
 #include "daemon.h"
 
+/*
+ * The module's promotions, the rate cap it enforces and the kernel's
+ * pgdemote_* counters are all in base pages: 64 KiB on arm64 kernels built
+ * so, where 4 KiB would make the cap 16 times too high and each page's
+ * transfer 16 times too cheap.
+ */
+double host_page_bytes(void)
+{
+	long n = sysconf(_SC_PAGESIZE);
+
+	return n > 0 ? (double)n : CM_PAGE_BYTES_DEFAULT;
+}
+
 void epoch_params_from(const struct indigod_config *c,
 			      struct epoch_params *p)
 {
@@ -23,7 +36,7 @@ void epoch_params_from(const struct indigod_config *c,
 	p->link.bandwidth = cm_gbps_to_bytes_per_s(c->link.bandwidth_gbps);
 	p->link.far_ns = c->link.far_latency_ns;
 	p->link.local_ns = c->link.local_latency_ns;
-	p->link.page_bytes = CM_PAGE_BYTES_DEFAULT;
+	p->link.page_bytes = host_page_bytes();
 	p->link.k_ns = K_NS;
 	p->epoch_s = c->agent.epoch_ms / 1000.0;
 	p->rate_cap_share = c->policy.rate_cap_share;

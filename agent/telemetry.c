@@ -238,7 +238,7 @@ static void measure_residence(struct daemon *d, const struct ctx_mem *mem,
 	}
 	fb->have_out = true;
 	fb->local_used = (double)(mem->local_total - mem->local_free) * 1024 /
-			 CM_PAGE_BYTES_DEFAULT;
+			 host_page_bytes();
 }
 
 static void write_status(const struct daemon *d, const struct ctx_link *link)
