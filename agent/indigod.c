@@ -337,6 +337,14 @@ static void link_try_open(struct daemon *d)
 	apply_rcvbuf(d);
 	last_err = 0;
 	d->reconnects++;
+	/*
+	 * No epochs came while the module was away: the counters' growth
+	 * since would be the outage's, credited to the last decision before
+	 * it (its policy was not even in force). They start again, as after
+	 * a reload.
+	 */
+	counter_reset(&d->ctr);
+	counter_reset(&d->prog);
 	clock_gettime(CLOCK_MONOTONIC, &d->last_event);
 	logmsg(LOG_INFO, "connected to the module, telemetry subscribed");
 	warn_numa_balancing_off();

@@ -237,6 +237,29 @@ m=$(mode)
 case "$m" in gate | observe) pass agent-executor-hands-back ;;
 *) fail agent-executor-hands-back "mode $m" ;; esac
 
+# the module away while the application progresses: the first epoch back
+# has no progress reward (its counter starts again), not one measured over
+# the outage and credited to the last decision before it (progress_scale
+# 1: the reward is the units per second, 1e6 over some 5 s)
+echo 0 >/tmp/progress-outage
+indigod -c /tmp/indigod.conf --set agent.log_path=/tmp/decisions-outage.jsonl \
+	--set reward.source=progress --set reward.progress_path=/tmp/progress-outage \
+	--set reward.progress_scale=1 2>/tmp/agent-outage.log &
+AG=$!
+sleep 3
+rmmod indigo
+echo 1000000 >/tmp/progress-outage
+sleep 2
+insmod $KO epoch_ms=500
+sleep 3
+kill -TERM $AG
+wait $AG
+grep -oE '"reward":[^,]*' /tmp/decisions-outage.jsonl | tail -n 4
+awk -F'"reward":' 'NF > 1 { split($2, v, ","); n++; if (v[1] + 0 > 1000) big++ }
+	END { exit !(n >= 3 && !big) }' /tmp/decisions-outage.jsonl &&
+	pass no-reward-across-outage ||
+	fail no-reward-across-outage "$(grep -c . /tmp/decisions-outage.jsonl) records, $(grep -oE '"reward":[0-9.e+]{5,}' /tmp/decisions-outage.jsonl)"
+
 # executor agent under a floor above all of node 0's memory (1 TiB): it
 # moves nothing, as the gate would not, and counts what it held back
 indigod -c /tmp/indigod.conf --set agent.learner=heuristic \
