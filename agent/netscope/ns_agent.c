@@ -256,13 +256,13 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 
 /* The link's figures (ns_link.h) over every cgroup with aggregates, not
  * only controlled ones, published in ns_link; drops the entries of
- * cgroups that are gone. */
+ * cgroups that are gone, and says (-ENOSPC) when those left fill the map. */
 static int measure_link(struct ns_agent *a, double dt, const char **why)
 {
 	struct ns_link *l = &a->link;
 	struct ns_link_view v;
 	struct ns_cg_stats st;
-	int ret, n, i, alive, alive_err = 0;
+	int ret, n, i, alive, alive_err = 0, kept = 0;
 	uint64_t key;
 
 	/* an interval that could not be read is not ended: the next one's
@@ -289,6 +289,7 @@ static int measure_link(struct ns_agent *a, double dt, const char **why)
 		if (alive < 0)
 			alive_err = alive;
 		ns_link_add(l, key, &st);
+		kept++;
 	}
 	ns_link_end(l, dt, a->o.params.rate.capacity_Bps);
 	a->link_dt = 0;
@@ -306,9 +307,18 @@ static int measure_link(struct ns_agent *a, double dt, const char **why)
 			return ret;
 		}
 	}
-	if (alive_err)
+	if (alive_err) {
 		*why = "telling gone cgroups from live ones (open_by_handle_at)";
-	return alive_err;
+		return alive_err;
+	}
+	/* the program makes no entry past NS_CGROUPS_MAX: a new cgroup's
+	 * flows go unmeasured, and without its policy, which they are given
+	 * with their cgroup's entry */
+	if (kept >= NS_CGROUPS_MAX) {
+		*why = "ns_cg_stats full: flows of cgroups past it are neither measured nor controlled";
+		return -ENOSPC;
+	}
+	return 0;
 }
 
 int ns_agent_tick(struct ns_agent *a, const char **why)

@@ -23,6 +23,8 @@ static struct ns_cg_stats stats;
 static int stats_err;		/* what ns_stats_get() fails with, 0: none */
 static unsigned int ctrl_puts;
 static int keys_err;		/* what ns_stats_keys() fails with, 0: none */
+static int keys_n = 1;		/* how many cgroups ns_cg_stats holds */
+static uint64_t gone_key;	/* a cgroup that is gone, 0: none */
 
 int ns_stats_get(const struct ns_maps *m, uint64_t cgid, struct ns_cg_stats *s)
 {
@@ -70,10 +72,13 @@ void ns_maps_forget(const struct ns_maps *m, uint64_t cgid)
 
 int ns_stats_keys(const struct ns_maps *m, uint64_t *keys)
 {
+	int i;
+
 	if (keys_err)
 		return keys_err;
-	keys[0] = 1;
-	return 1;
+	for (i = 0; i < keys_n; i++)
+		keys[i] = i + 1;
+	return keys_n;
 }
 
 int ns_cgroup_id(const char *path, uint64_t *id)
@@ -84,7 +89,7 @@ int ns_cgroup_id(const char *path, uint64_t *id)
 
 int ns_cgroup_alive(int rootfd, uint64_t id)
 {
-	return 1;
+	return id != gone_key;
 }
 
 int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
@@ -128,6 +133,8 @@ static void setup(void)
 	stats_err = 0;
 	ctrl_puts = 0;
 	keys_err = 0;
+	keys_n = 1;
+	gone_key = 0;
 }
 
 static void teardown(void)
@@ -256,6 +263,32 @@ START_TEST(unread_counters_are_not_one_interval)
 }
 END_TEST
 
+/* a full ns_cg_stats leaves every cgroup past it unmeasured, and its flows
+ * without their policy (the program counts and applies both from a flow's
+ * cgroup entry): said, not silent; and not once the entries of gone
+ * cgroups made room */
+START_TEST(full_stats_map_is_reported)
+{
+	struct ns_agent *a = agent_new();
+	const char *why = NULL;
+
+	a->cgroot_fd = 0;	/* gone cgroups can be told */
+	keys_n = NS_CGROUPS_MAX - 1;
+	ck_assert_int_eq(measure_link(a, 0.2, &why), 0);
+	keys_n = NS_CGROUPS_MAX;
+	ck_assert_int_eq(measure_link(a, 0.2, &why), -ENOSPC);
+	ck_assert_ptr_nonnull(why);
+	ck_assert_ptr_nonnull(strstr(why, "ns_cg_stats full"));
+	/* the link is still measured over the cgroups it holds */
+	ck_assert_uint_eq(a->link.intervals, 1);
+	gone_key = 7;
+	why = NULL;
+	ck_assert_int_eq(measure_link(a, 0.2, &why), 0);
+	a->cgroot_fd = -1;
+	free(a);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ns_agent");
@@ -265,6 +298,7 @@ int main(void)
 	tcase_add_test(tc, unreadable_figure_is_an_interval);
 	tcase_add_test(tc, unread_counters_are_not_one_interval);
 	tcase_add_test(tc, unlisted_interval_is_not_half_as_long);
+	tcase_add_test(tc, full_stats_map_is_reported);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
