@@ -37,6 +37,9 @@ static int fail(const char *what, int err)
 	if (err == -ENOENT)
 		fprintf(stderr, "indigoctl: netscope: %s: not found (is indigod's netscope running? maps live in %s)\n",
 			what, NS_PIN_DIR);
+	else if (err == -EPROTO)
+		fprintf(stderr, "indigoctl: netscope: %s: maps of another version of Netscope (restart its agent, or use that version's indigoctl)\n",
+			what);
 	else if (err == -EMEDIUMTYPE)
 		fprintf(stderr, "indigoctl: netscope: %s: not a cgroup v2 directory\n",
 			what);

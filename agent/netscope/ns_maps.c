@@ -17,13 +17,33 @@
 
 #include "ns_maps.h"
 
-static int get_pinned(const char *name, int *fd)
+/*
+ * A map pinned by another version of Netscope (its agent not restarted
+ * since) may have another layout: a lookup copies the map's value size
+ * into ours, and an update gives its program ours to read as its own.
+ * -EPROTO for one whose sizes are not this version's.
+ */
+static int get_pinned(const char *name, __u32 key_size, __u32 value_size,
+		      int *fd)
 {
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
 	char path[128];
+	int ret;
 
 	snprintf(path, sizeof(path), NS_PIN_DIR "/%s", name);
 	*fd = bpf_obj_get(path);
-	return *fd < 0 ? -errno : 0;
+	if (*fd < 0)
+		return -errno;
+	if (bpf_obj_get_info_by_fd(*fd, &info, &len))
+		ret = -errno;
+	else if (info.key_size != key_size || info.value_size != value_size)
+		ret = -EPROTO;
+	else
+		return 0;
+	close(*fd);
+	*fd = -1;
+	return ret;
 }
 
 int ns_maps_open(struct ns_maps *m)
@@ -31,15 +51,20 @@ int ns_maps_open(struct ns_maps *m)
 	int ret;
 
 	m->stats = m->policy = m->ctrl = m->link = m->epoch = -1;
-	ret = get_pinned("ns_cg_stats", &m->stats);
+	ret = get_pinned("ns_cg_stats", sizeof(__u64), sizeof(struct ns_cg_stats),
+			 &m->stats);
 	if (!ret)
-		ret = get_pinned("ns_policy", &m->policy);
+		ret = get_pinned("ns_policy", sizeof(__u64),
+				 sizeof(struct ns_policy), &m->policy);
 	if (!ret)
-		ret = get_pinned("ns_ctrl", &m->ctrl);
+		ret = get_pinned("ns_ctrl", sizeof(__u64), sizeof(struct ns_ctrl),
+				 &m->ctrl);
 	if (!ret)
-		ret = get_pinned("ns_link", &m->link);
+		ret = get_pinned("ns_link", sizeof(__u32),
+				 sizeof(struct ns_link_view), &m->link);
 	if (!ret)
-		ret = get_pinned("ns_epoch", &m->epoch);
+		ret = get_pinned("ns_epoch", sizeof(__u32), sizeof(__u32),
+				 &m->epoch);
 	if (ret)
 		ns_maps_close(m);
 	return ret;

@@ -16,7 +16,8 @@ struct ns_maps {
 	int stats, policy, ctrl, link, epoch;
 };
 
-/* Opens the maps pinned under NS_PIN_DIR: 0 or -errno. */
+/* Opens the maps pinned under NS_PIN_DIR: 0 or -errno; -EPROTO where one
+ * has sizes other than this version's layouts (another version pinned it). */
 int ns_maps_open(struct ns_maps *m);
 void ns_maps_close(struct ns_maps *m);
 

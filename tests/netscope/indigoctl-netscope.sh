@@ -118,4 +118,20 @@ wait $churn
 [ $dups = 0 ] && pass rows-once-under-churn ||
 	fail rows-once-under-churn "duplicate rows in $dups of $walks walks"
 
+# Maps pinned by another version (an agent not yet restarted after an
+# upgrade): ns_policy as before its rate took 64 bits, 8 bytes shorter. A
+# policy in this version's layout would be read by that agent's program
+# with its gen in the place of flags; and one longer than this version's
+# would overrun the buffer a lookup copies into. Refused, none touched.
+rm $pin/ns_policy
+bpftool map create $pin/ns_policy type hash key 8 value $((pol - 8)) entries 1024 name ns_policy
+for args in "netscope set $cg rate_mbit=10" "netscope"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$ctl" $args >/dev/null 2>"$dir/err" || rc=$?
+	if [ $rc != 0 ] && grep -q "another version" "$dir/err" && [ -z "$(policy)" ]; then
+		pass "other-layout-refused ($args)"
+	else fail "other-layout-refused ($args)" "exit $rc, policy $(policy): $(cat "$dir/err")"; fi
+done
+
 exit $failed
