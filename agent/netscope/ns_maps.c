@@ -116,11 +116,19 @@ int ns_ctrl_get(const struct ns_maps *m, uint64_t cgid, struct ns_ctrl *c)
 	return lookup(m->ctrl, cgid, c);
 }
 
-/* Stores @p at the generation after @old's (NULL: the cgroup had none). */
+/*
+ * Stores @p at the generation after @old's (NULL: the cgroup had none).
+ * A cgroup's first is drawn from its id: the program checks its copy of
+ * an entry by gen alone, and the element an update replaced is the CPU's
+ * next update's, any cgroup's; two cgroups' gens counted from one start
+ * move in step, and a flow could take an equal gen's entry of the other
+ * cgroup for its own, and keep that policy as applied.
+ */
 static int put_after(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p,
 		     const struct ns_policy *old)
 {
-	p->gen = old ? old->gen + 1 : 1;
+	p->gen = old ? old->gen + 1 :
+		 (uint32_t)((cgid * 0x9e3779b97f4a7c15ULL) >> 32);
 	if (!p->gen)		/* 0 means "never applied" to the flows */
 		p->gen = 1;
 	return bpf_map_update_elem(m->policy, &cgid, p, BPF_ANY) ? -errno : 0;
