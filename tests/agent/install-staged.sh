@@ -24,6 +24,37 @@ make -s install-agent install-netscope install-gpu DESTDIR="$stage" >/dev/null
 systemctl --root="$stage" --quiet enable indigod.service
 wants=$stage/etc/systemd/system/multi-user.target.wants/indigod.service
 [ -L "$wants" ] || { fail enable-in-stage "no $wants"; exit 1; }
+
+# The GPU drop-in's DeviceAllow=char-GROUP lines, as systemd resolves them:
+# GROUP a glob over the names of /proc/devices, allowing every minor of a
+# matching major. The NVIDIA driver names major 195 "nvidia-frontend" up
+# to 535, "nvidia" (and "nvidiactl") from 545 on (nv.c's
+# nv_register_chrdev): each generation must get /dev/nvidia0 and
+# /dev/nvidiactl (195) and /dev/nvidia-uvm read-write.
+gpu_allows() {	# $1: a /proc/devices (character part); $2: major; $3: access
+	local pat acc num name
+	while read -r pat acc; do
+		[[ $acc == *"$3"* ]] || continue
+		while read -r num name; do
+			# shellcheck disable=SC2053 # a glob, as systemd's fnmatch
+			[[ $num == "$2" && $name == $pat ]] && return 0
+		done <<<"$1"
+	done < <(sed -n 's/^DeviceAllow=char-\([^ ]*\) *\([rwm]*\).*/\1 \2/p' \
+		"$stage/etc/systemd/system/indigod.service.d/gpu.conf")
+	return 1
+}
+for drv in "535:195 nvidia-frontend" "550:195 nvidia
+195 nvidiactl"; do
+	devs="${drv#*:}
+236 nvidia-uvm
+237 nvidia-caps"
+	if gpu_allows "$devs" 195 rw && gpu_allows "$devs" 236 rw; then
+		pass "gpu-dropin-device-groups-driver-${drv%%:*}"
+	else
+		fail "gpu-dropin-device-groups-driver-${drv%%:*}" \
+			"DeviceAllow= leaves out /dev/nvidia0, /dev/nvidiactl or /dev/nvidia-uvm"
+	fi
+done
 # what make install's modules_install leaves (extra up to 6.2, then
 # updates; compressed as the kernel's own are, xz on Debian's 6.12)
 install -D -m 0644 /dev/null "$stage/lib/modules/6.1.0-9-amd64/extra/indigo.ko"
