@@ -222,12 +222,14 @@ install-gpu:
 
 # DKMS: the module rebuilds itself when the kernel is updated.
 # DKMS_KERNEL picks the kernel to build for now (default: the running one).
+# --force: run again after an update (same VERSION), dkms would otherwise
+# skip the module as already built and installed and keep the old one.
 DKMS_KERNEL ?= $(shell uname -r)
 install-dkms:
 	$(MAKE) dkms-source DKMS_SRC=/usr/src/indigo-$(VERSION)
 	dkms add -m indigo -v $(VERSION) || true
-	dkms build -m indigo -v $(VERSION) -k $(DKMS_KERNEL)
-	dkms install -m indigo -v $(VERSION) -k $(DKMS_KERNEL)
+	dkms build --force -m indigo -v $(VERSION) -k $(DKMS_KERNEL)
+	dkms install --force -m indigo -v $(VERSION) -k $(DKMS_KERNEL)
 
 # The module's sources as DKMS takes them, in DKMS_SRC (no build outputs).
 dkms-source:

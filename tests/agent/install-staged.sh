@@ -3,7 +3,8 @@
 # staging tree (DESTDIR): uninstall takes away what they put there (the
 # configuration stays), the unit's enablement links and the module of
 # make install, and touches
-# nothing outside DESTDIR: no dkms, no depmod, no path of the host.
+# nothing outside DESTDIR: no dkms, no depmod, no path of the host; the
+# GPU drop-in's device groups; make install-dkms's plan (make -n).
 # Needs the programs built (make programs).
 #
 # Usage: install-staged.sh (from the top of the tree)
@@ -62,6 +63,19 @@ install -D -m 0644 /dev/null "$stage/lib/modules/6.12.9-amd64/updates/indigo.ko"
 install -D -m 0644 /dev/null "$stage/lib/modules/6.12.10-amd64/updates/indigo.ko.xz"
 # DKMS's own copy is DKMS's to remove
 install -D -m 0644 /dev/null "$stage/lib/modules/6.1.0-9-amd64/updates/dkms/indigo.ko"
+
+# make install-dkms run again after an update (VERSION unchanged): dkms 3
+# skips a module/version already built or installed for the kernel ("skip.
+# You may override by specifying --force") and exits 0, which would leave
+# the old module in place. Only the plan: make -n runs nothing (the
+# dkms-source sub-make inherits -n), so no dkms and no /usr/src.
+plan=$(make -s -n install-dkms DKMS_KERNEL=6.1.0-9-amd64)
+steps=$(grep -E '^dkms (build|install) ' <<<"$plan" || true)
+if [ "$(grep -c . <<<"$steps")" = 2 ] && ! grep -qv -e '--force' <<<"$steps"; then
+	pass install-dkms-rebuilds
+else
+	fail install-dkms-rebuilds "a second make install-dkms keeps the old module: $(echo $steps)"
+fi
 
 # first without running it: every absolute path it names is in the stage
 out=$(make -s -n uninstall DESTDIR="$stage")
