@@ -62,12 +62,20 @@ bool indigo_burst_observe(struct indigo_page *pg, const struct indigo_policy *p,
 bool indigo_page_fault(struct indigo_page *pg, const struct indigo_policy *p,
 		       u64 now_ns, u64 mark_ns)
 {
-	u64 delta = 0;
+	u64 since = pg->last_ns && pg->last_ns < now_ns ? now_ns - pg->last_ns : 0;
+	u64 delta = since;
 
-	if (mark_ns && mark_ns <= now_ns)
+	/*
+	 * No marking since the last fault: a second thread's fault on the
+	 * marking that one counted, unless a silence long enough to end the
+	 * burst says the log missed a mark
+	 */
+	if (mark_ns == INDIGO_MARK_STALE) {
+		if (since <= (u64)p->burst_gap * CORE_NSEC_PER_MSEC)
+			delta = 0;
+	} else if (mark_ns && mark_ns <= now_ns) {
 		delta = now_ns - mark_ns;
-	else if (pg->last_ns && pg->last_ns < now_ns)
-		delta = now_ns - pg->last_ns;
+	}
 	if (delta)
 		indigo_burst_observe(pg, p, now_ns, indigo_rate_mhz(delta));
 	/*

@@ -59,8 +59,10 @@ bool indigo_burst_observe(struct indigo_page *pg, const struct indigo_policy *p,
 /*
  * Records a hinting fault on @pg at @now_ns: the interval since @mark_ns,
  * when the page was last marked (0: no mark known), or else since the last
- * fault, is one observation. Returns true when there was one (not on the
- * page's first fault, nor on one that brought no time).
+ * fault, is one observation; INDIGO_MARK_STALE (no marking since the last
+ * fault) brings none, unless burst_gap has passed since that fault. Returns
+ * true when there was one (not on the page's first fault, nor on one that
+ * brought no time).
  */
 bool indigo_page_fault(struct indigo_page *pg, const struct indigo_policy *p,
 		       u64 now_ns, u64 mark_ns);
@@ -203,8 +205,12 @@ void indigo_marks_add(struct indigo_marks *ms, u64 mm, u64 start, u64 end,
 /*
  * Marking time of the page at @addr that last faulted at @prev_ns (0: never
  * seen): the earliest mark covering @addr after @prev_ns, since a page is
- * marked once and stays marked until touched. 0 if no mark is known.
+ * marked once and stays marked until touched. 0 if no mark is known;
+ * INDIGO_MARK_STALE if marks of @addr are known but none after @prev_ns, so
+ * that no scan marked the page since that fault (a second thread's fault
+ * on the marking that fault already counted).
  */
+#define INDIGO_MARK_STALE (~0ULL)
 u64 indigo_marks_find(const struct indigo_marks *ms, u64 mm, u64 addr,
 		      u64 prev_ns);
 

@@ -15,7 +15,9 @@
  * address space were marked when (core.h: indigo_marks). Where no mark is
  * known (the mark was overwritten, or that probe could not be placed) the
  * observation falls back to the interval since the page's previous fault,
- * which bounds the rate from below by the scan period.
+ * which bounds the rate from below by the scan period. A fault for which
+ * the log holds no marking since the page's previous fault (a second
+ * thread's, on the marking the first one's fault counted) is no observation.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -429,6 +429,63 @@ START_TEST(alternating_page_keeps_restarting)
 }
 END_TEST
 
+/* One hinting fault as hook.c takes it: the page's mark, then the fault. */
+static bool hook_fault(const struct indigo_marks *ms, struct indigo_page *pg,
+		       const struct indigo_policy *p, u64 mm, u64 addr, u64 now)
+{
+	return indigo_page_fault(pg, p, now,
+				 indigo_marks_find(ms, mm, addr, pg->last_ns));
+}
+
+/*
+ * Two threads that touch a shared page at once both fault on its one
+ * marking: the second takes the PTE lock after the first's hook ran, while
+ * the PTE is still the marked one. That fault brings no new marking; it
+ * must not read as an access a few microseconds after the first fault,
+ * whose rate would end the page's burst.
+ */
+START_TEST(repeat_fault_same_marking)
+{
+	const u64 mm = 0xffff888012345600ULL, addr = 0x7f0000001000ULL;
+	struct indigo_marks *ms = calloc(1, sizeof(*ms));
+	struct indigo_policy p = pol();
+	struct indigo_page pg = { .key = 1 };
+	u64 t;
+
+	ck_assert_ptr_nonnull(ms);
+	/* marked every second, touched 1 ms after each marking: 1 kHz */
+	for (t = 1 * SEC; t <= 5 * SEC; t += SEC) {
+		indigo_marks_add(ms, mm, addr, addr + 0x100000, t);
+		ck_assert(hook_fault(ms, &pg, &p, mm, addr, t + MS));
+	}
+	ck_assert_uint_eq(pg.nobs, 5);
+	ck_assert_uint_eq(pg.rate, 1000000);
+	/* the second thread, 3 us later, on the 5 s marking */
+	ck_assert(!hook_fault(ms, &pg, &p, mm, addr, 5 * SEC + MS + 3000));
+	ck_assert_uint_eq(pg.nobs, 5);
+	ck_assert_uint_eq(pg.rate, 1000000);
+	ck_assert_uint_eq(indigo_burst_ms(&pg, 5 * SEC + MS + 3000), 4000);
+	/* the next marking is measured as ever */
+	indigo_marks_add(ms, mm, addr, addr + 0x100000, 6 * SEC);
+	ck_assert(hook_fault(ms, &pg, &p, mm, addr, 6 * SEC + MS));
+	ck_assert_uint_eq(pg.nobs, 6);
+	ck_assert_uint_eq(pg.rate, 1000000);
+	/*
+	 * No mark since the last fault, but after a silence longer than
+	 * burst_gap (a marking the log missed): not a repeat; the burst ends
+	 */
+	ck_assert(hook_fault(ms, &pg, &p, mm, addr, 26 * SEC + MS));
+	ck_assert_uint_eq(pg.nobs, 1);
+	ck_assert_uint_eq(pg.rate, 50);
+	ck_assert_uint_eq(indigo_burst_ms(&pg, 26 * SEC + MS), 0);
+	/* no mark known for an address at all: the last fault's interval */
+	ck_assert(hook_fault(ms, &pg, &p, mm, addr + 0x100000, 27 * SEC + MS));
+	ck_assert_uint_eq(pg.nobs, 1);
+	ck_assert_uint_eq(pg.rate, 1000);
+	free(ms);
+}
+END_TEST
+
 static Suite *burst_suite(void)
 {
 	Suite *s = suite_create("burst");
@@ -462,6 +519,7 @@ static Suite *burst_suite(void)
 
 	tcase_add_test(pages, stationary_page_long_burst);
 	tcase_add_test(pages, alternating_page_keeps_restarting);
+	tcase_add_test(pages, repeat_fault_same_marking);
 	suite_add_tcase(s, pages);
 	return s;
 }

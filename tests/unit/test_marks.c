@@ -117,12 +117,17 @@ START_TEST(earliest_after_prev)
 	ck_assert_uint_eq(indigo_marks_find(ms, MM, a, 199), 200);
 	ck_assert_uint_eq(indigo_marks_find(ms, MM, a, 200), 300);
 	ck_assert_uint_eq(indigo_marks_find(ms, MM, a, 299), 300);
-	ck_assert_uint_eq(indigo_marks_find(ms, MM, a, 300), 0);
-	ck_assert_uint_eq(indigo_marks_find(ms, MM, a, ~0ULL), 0);
+	/* covering marks known, none after prev: not marked since */
+	ck_assert_uint_eq(indigo_marks_find(ms, MM, a, 300), INDIGO_MARK_STALE);
+	ck_assert_uint_eq(indigo_marks_find(ms, MM, a, ~0ULL),
+			  INDIGO_MARK_STALE);
 	/* below a only the 300 and 200 marks cover */
 	ck_assert_uint_eq(indigo_marks_find(ms, MM, a - 1, 0), 200);
 	ck_assert_uint_eq(indigo_marks_find(ms, MM, a - 0x1001, 0), 200);
-	ck_assert_uint_eq(indigo_marks_find(ms, MM, a - 0x1001, 200), 0);
+	ck_assert_uint_eq(indigo_marks_find(ms, MM, a - 0x1001, 200),
+			  INDIGO_MARK_STALE);
+	/* no mark covers it at all: unknown, not stale */
+	ck_assert_uint_eq(indigo_marks_find(ms, MM, a - 0x10001, 300), 0);
 }
 END_TEST
 
@@ -131,7 +136,7 @@ START_TEST(overlapping_ranges)
 	indigo_marks_add(ms, MM, 0, 100, 10);
 	indigo_marks_add(ms, MM, 50, 150, 20);
 	ck_assert_uint_eq(indigo_marks_find(ms, MM, 10, 0), 10);
-	ck_assert_uint_eq(indigo_marks_find(ms, MM, 10, 10), 0);
+	ck_assert_uint_eq(indigo_marks_find(ms, MM, 10, 10), INDIGO_MARK_STALE);
 	ck_assert_uint_eq(indigo_marks_find(ms, MM, 60, 0), 10);
 	ck_assert_uint_eq(indigo_marks_find(ms, MM, 60, 10), 20);
 	ck_assert_uint_eq(indigo_marks_find(ms, MM, 120, 0), 20);
@@ -316,7 +321,8 @@ END_TEST
 /*
  * Against a brute force over random marks, filed as the module files them,
  * in time order (ties too): the earliest covering mark after prev_ns among
- * the newest INDIGO_MARK_WAYS filed in the page's bucket. Three address spaces, two
+ * the newest INDIGO_MARK_WAYS filed in the page's bucket, or
+ * INDIGO_MARK_STALE where they hold covering marks at or before prev_ns only. Three address spaces, two
  * of them sharing a bucket, in one region, so each mark has one bucket.
  */
 START_TEST(find_matches_brute_force)
@@ -325,7 +331,7 @@ START_TEST(find_matches_brute_force)
 	struct indigo_mark *log = calloc(N, sizeof(*log));
 	const u64 mms[] = { MM, mm_sharing(MM, 0, 0), mm_apart(MM, 0) };
 	u64 seed = 12345, t = 0, x, want, prev, addr, mm;
-	int i, k, q, seen;
+	int i, k, q, seen, stale;
 
 	ck_assert_ptr_nonnull(log);
 	for (i = 0; i < N; i++) {
@@ -345,14 +351,21 @@ START_TEST(find_matches_brute_force)
 			addr = (x >> 8) % 80 * 0x1000;
 			prev = (x >> 24) % (t + 2);
 			want = 0;
+			stale = 0;
 			for (k = i, seen = 0; k >= 0 && seen < INDIGO_MARK_WAYS; k--) {
 				if (bucket(log[k].mm, 0) != bucket(mm, 0))
 					continue;
 				seen++;
 				if (log[k].mm == mm && addr >= log[k].start &&
-				    addr < log[k].end && log[k].t_ns > prev)
-					want = log[k].t_ns;
+				    addr < log[k].end) {
+					if (log[k].t_ns > prev)
+						want = log[k].t_ns;
+					else
+						stale = 1;
+				}
 			}
+			if (!want && stale)
+				want = INDIGO_MARK_STALE;
 			ck_assert_msg(indigo_marks_find(ms, mm, addr, prev) == want,
 				      "mark %d: mm %llx addr %llx prev %llu: want %llu",
 				      i, (unsigned long long)mm,
