@@ -27,7 +27,8 @@ struct exec_totals {
 					 * summed */
 	uint64_t tried, failed;		/* base pages asked for, not moved */
 	uint64_t over_budget;		/* candidates left for the rate cap */
-	uint64_t held;			/* left for the free memory floor */
+	uint64_t held;			/* candidates left for the free memory
+					 * floor */
 	uint64_t dropped;		/* candidates beyond the buffer */
 };
 
