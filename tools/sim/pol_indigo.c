@@ -5,8 +5,8 @@
  *
  * Fault (kmod/hook.c, observe() and fault_return()): the page's record in
  * the module's bounded table (table.c), one rate observation from the
- * marking time (indigo_rate_mhz, indigo_burst_observe), then the gate
- * (indigo_gate with the module's token bucket) on the free local memory.
+ * marking time (indigo_page_fault), then the gate (indigo_gate with the
+ * module's token bucket) on the free local memory.
  * As in the module, a fault with no usable interval is not observed, and
  * the per-epoch telemetry counts faults, verdicts and the rate and burst
  * histograms. The kernel's own decision is numa_balancing=1's: every far
@@ -78,26 +78,21 @@ static bool indigo_fault(struct sim_policy *pol, const struct sim_view *v,
 			 const struct sim_fault *f)
 {
 	struct indigo_sim *s = pol->st;
-	uint64_t now = u64_ns(f->now_ns), mark = u64_ns(f->mark_ns), delta = 0;
+	uint64_t now = u64_ns(f->now_ns);
 	struct indigo_gate_in in = { 0 };
 	struct indigo_page *pg;
 	int evicted, reason;
+	bool seen;
 
 	if (!f->far)
 		return false;
 	pg = indigo_table_get(&s->table, f->page, &evicted);
-	if (mark && mark <= now)
-		delta = now - mark;
-	else if (pg->last_ns && pg->last_ns < now)
-		delta = now - pg->last_ns;
-	if (delta)
-		indigo_burst_observe(pg, &s->ip, now, indigo_rate_mhz(delta));
-	pg->last_ns = now;
+	seen = indigo_page_fault(pg, &s->ip, now, u64_ns(f->mark_ns));
 	pg->node = INDIGO_FAR_NODE;
 	in.rate = pg->nobs ? pg->rate : 0;
 	in.burst_ms = indigo_burst_ms(pg, now);
 	s->faults++;
-	if (delta) {
+	if (seen) {
 		indigo_hist_add(&s->rate_h, in.rate);
 		indigo_hist_add(&s->burst_h, in.burst_ms);
 	}
