@@ -13,6 +13,7 @@ void ns_app_init(struct ns_app *a, const struct ns_app_params *p,
 	ns_blr_init(&a->blr[1], p->lambda, p->forget);
 	ns_rate_init(&a->rate, &p->rate);
 	ns_blr_slope(&a->blr[0], &a->slope);
+	a->trust[0] = a->trust[1] = false;
 	a->trusted = false;
 	a->c = p->c_untrusted;
 }
@@ -37,6 +38,7 @@ bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
 		.util = o->util,
 	};
 	struct ns_blr *blr = &a->blr[a->by_turns];
+	bool *trust = &a->trust[a->by_turns];
 
 	/*
 	 * An idle interval says nothing about progress; nor, once the
@@ -46,13 +48,14 @@ bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
 	 * over two minutes that way, then was spared as sensitive)
 	 */
 	if (o->units > 0 && o->delay_us > 0 && o->dt_s > 0 &&
-	    !(o->held && a->trusted))
+	    !(o->held && *trust))
 		ns_blr_add(blr, log(o->delay_us), log(o->dt_s / o->units));
 	/* trust, once earned, goes only at twice the width: an interval
 	 * that caught an application starting or stopping widens it for a
 	 * while, and the controller should not swing on that */
-	a->trusted = !ns_blr_slope(blr, &a->slope) &&
-		     a->slope.hi - a->slope.lo <= p->max_width * (a->trusted ? 2 : 1);
+	*trust = !ns_blr_slope(blr, &a->slope) &&
+		 a->slope.hi - a->slope.lo <= p->max_width * (*trust ? 2 : 1);
+	a->trusted = *trust;
 	a->c = a->trusted ? fmax(a->slope.mean, 0) : p->c_untrusted;
 	if (!isnan(a->known_c)) {
 		a->trusted = true;

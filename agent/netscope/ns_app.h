@@ -42,8 +42,10 @@ struct ns_app {
 	struct ns_blr blr[2];		/* in bytes, in turns (by_turns) */
 	struct ns_rate rate;
 	struct ns_slope slope;		/* the last estimate */
-	bool trusted;			/* slope.hi - slope.lo <= max_width,
-					 * or twice that once trusted */
+	bool trust[2];			/* each regression's: its interval
+					 * <= max_width, or twice that once
+					 * trusted */
+	bool trusted;			/* the one in use's (by_turns) */
 	double c;			/* the sensitivity acted on */
 	double known_c;			/* NAN, or the operator's figure */
 	bool by_turns;			/* ns_app_flow_units counts turns */

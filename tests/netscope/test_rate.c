@@ -277,6 +277,51 @@ START_TEST(held_intervals_do_not_teach)
 END_TEST
 
 /*
+ * Each regression has its own trust. A bulk transfer learnt as insensitive
+ * in bytes, whose restarts look request/response for an interval each
+ * (a control connection's handshake), then is held by the loop: the turns
+ * regression, untrusted while it has few samples, is no reason for the
+ * bytes one to learn from held intervals (with one flag shared, it learnt
+ * one after each restart until the turns regression was trusted too).
+ */
+START_TEST(trust_is_per_regression)
+{
+	struct trng g = { 21 };
+	struct ns_app a;
+	double n_bytes;
+	int i;
+
+	ns_app_init(&a, &ap, NAN);
+	for (i = 0; i < 100; i++)
+		ns_app_step(&a, &ap, &(struct ns_app_obs){ .dt_s = 0.1,
+			    .delay_us = 100 * exp(log(20) * trng_unit(&g)),
+			    .base_us = 100,
+			    .units = 1e6 * exp(0.05 * trng_normal(&g)) });
+	ck_assert(a.trusted);
+	ck_assert(!ns_app_sensitive(&a, &ap));
+	n_bytes = a.blr[0].n;
+	for (i = 0; i < 300; i++) {
+		double d = 100 * exp(log(20) * trng_unit(&g));
+
+		ns_app_flow_units(&a, 1e5, 1000);
+		ck_assert(a.by_turns);
+		ns_app_step(&a, &ap, &(struct ns_app_obs){ .dt_s = 0.1,
+			    .delay_us = d, .base_us = 100, .units = 1000 });
+		if (!i)
+			ck_assert(!a.trusted);
+		ns_app_flow_units(&a, 5e6, 0);
+		ck_assert(!a.by_turns);
+		ns_app_step(&a, &ap, &(struct ns_app_obs){ .dt_s = 0.1,
+			    .delay_us = d, .base_us = 100,
+			    .units = 1e6 * 100 / d, .held = true });
+		ck_assert_double_eq(a.blr[0].n, n_bytes);
+	}
+	ck_assert(a.trusted);
+	ck_assert(!ns_app_sensitive(&a, &ap));
+}
+END_TEST
+
+/*
  * The floor guards an application unless it is known to be insensitive:
  * an estimate whose mean is under the line but whose interval reaches it
  * keeps the floor; one wholly under it, or an operator's figure under it,
@@ -424,6 +469,7 @@ int main(void)
 	tcase_add_test(tc, uncertain_is_sensitive);
 	tcase_add_test(tc, known_sensitivity);
 	tcase_add_test(tc, held_intervals_do_not_teach);
+	tcase_add_test(tc, trust_is_per_regression);
 	tcase_add_test(tc, sensitive_unless_interval_below);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
