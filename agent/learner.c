@@ -147,19 +147,6 @@ void learner_stop(struct daemon *d)
 	d->have_es = false;
 }
 
-static int read_text(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return n ? 0 : -EINVAL;
-}
-
 /*
  * agent.model_key cgroup or comm: the process behind most of the epoch's
  * candidates names the application; when that changes (for APP_HOLD
@@ -168,7 +155,7 @@ static int read_text(const char *path, char *buf, size_t len)
  */
 void follow_app(struct daemon *d)
 {
-	char path[64], text[4096], key[APPKEY_MAX];
+	char path[64], key[APPKEY_MAX];
 	bool cg = d->cfg.agent.model_key == CONFIG_MODEL_CGROUP;
 	uint32_t pid;
 	int ret;
@@ -179,10 +166,7 @@ void follow_app(struct daemon *d)
 	if (!pid)
 		return;
 	snprintf(path, sizeof(path), "/proc/%u/%s", pid, cg ? "cgroup" : "comm");
-	ret = read_text(path, text, sizeof(text));
-	if (!ret)
-		ret = cg ? appkey_from_cgroup(text, key, sizeof(key)) :
-			   appkey_from_comm(text, key, sizeof(key));
+	ret = appkey_from_file(path, cg, key, sizeof(key));
 	if (ret == -ENAMETOOLONG && !d->app_long_warned) {
 		logmsg(LOG_WARNING, "%s of pid %u is longer than %d bytes: its pages stay with model %s",
 		       cg ? "cgroup" : "command", pid, APPKEY_MAX - 1, d->app);

@@ -52,6 +52,27 @@ int appkey_from_comm(const char *text, char *out, size_t outlen)
 	return copy_key(text, strcspn(text, "\n"), out, outlen);
 }
 
+int appkey_from_file(const char *path, bool cgroup, char *out, size_t outlen)
+{
+	FILE *f = fopen(path, "re");
+	size_t cap = 0;
+	char *text = NULL;
+	ssize_t n;
+	int ret;
+
+	if (!f)
+		return -errno;
+	/* no NUL in a proc text file: up to the end */
+	n = getdelim(&text, &cap, '\0', f);
+	ret = n < 0 && ferror(f) ? -EIO : n <= 0 ? -EINVAL : 0;
+	fclose(f);
+	if (!ret)
+		ret = cgroup ? appkey_from_cgroup(text, out, outlen) :
+			       appkey_from_comm(text, out, outlen);
+	free(text);
+	return ret;
+}
+
 static int by_pid(const void *pa, const void *pb)
 {
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;

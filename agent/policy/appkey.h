@@ -6,8 +6,7 @@
  * only after it held for a few epochs, so that a passing process does not
  * make the agent swap models back and forth.
  *
- * Pure C: the daemon reads /proc/PID/cgroup or /proc/PID/comm and hands the
- * text in. Functions return 0 or a negative errno; none prints.
+ * Functions return 0 or a negative errno; none prints.
  */
 #ifndef INDIGO_APPKEY_H
 #define INDIGO_APPKEY_H
@@ -29,6 +28,14 @@ int appkey_from_cgroup(const char *text, char *out, size_t outlen);
 
 /* The key from /proc/PID/comm text: the name without its newline. */
 int appkey_from_comm(const char *text, char *out, size_t outlen);
+
+/*
+ * The key from the /proc/PID/cgroup (@cgroup) or /proc/PID/comm file at
+ * @path, read whole: a hybrid host lists its v1 hierarchies before the v2
+ * line, and their paths can take more than a page. -errno when the file
+ * cannot be read, -EINVAL when it is empty, else as above.
+ */
+int appkey_from_file(const char *path, bool cgroup, char *out, size_t outlen);
 
 /*
  * The pid seen most often in @pid[0..n) (the lowest on ties; 0 if none).

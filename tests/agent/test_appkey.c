@@ -2,7 +2,10 @@
 /* Tests for agent/policy/appkey.c: which application a model belongs to. */
 #include "check_main.h"
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "appkey.h"
 
@@ -46,6 +49,44 @@ START_TEST(comm_keys)
 }
 END_TEST
 
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(fputs(text, f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Read whole: a hybrid host's v1 lines before the v2 one past a page */
+START_TEST(keys_from_files)
+{
+	char dir[] = "/tmp/appkey-XXXXXX", path[64], k[APPKEY_MAX];
+	char text[8192] = "";
+	int i;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/cgroup", dir);
+	/* 13 hierarchies, each a Kubernetes path */
+	for (i = 1; i <= 13; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+			 "%d:controller%d:/%s/%s\n", i, i, K8S, K8S);
+	ck_assert_uint_gt(strlen(text), 4096);
+	strcat(text, "0::/system.slice/redis.service\n");
+	write_file(path, text);
+	ck_assert_int_eq(appkey_from_file(path, true, k, sizeof(k)), 0);
+	ck_assert_str_eq(k, "system.slice/redis.service");
+	write_file(path, "redis-server\n");
+	ck_assert_int_eq(appkey_from_file(path, false, k, sizeof(k)), 0);
+	ck_assert_str_eq(k, "redis-server");
+	write_file(path, "");
+	ck_assert_int_eq(appkey_from_file(path, false, k, sizeof(k)), -EINVAL);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(appkey_from_file(path, true, k, sizeof(k)), -ENOENT);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 START_TEST(top_pid)
 {
 	uint32_t a[] = { 9, 4, 9, 4, 2 }, b[] = { 9, 4, 9 };
@@ -83,6 +124,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, cgroup_keys);
 	tcase_add_test(tc, comm_keys);
+	tcase_add_test(tc, keys_from_files);
 	tcase_add_test(tc, top_pid);
 	tcase_add_test(tc, switch_needs_a_streak);
 	suite_add_tcase(s, tc);
