@@ -36,7 +36,7 @@ void indigo_policy_default(struct indigo_policy *p);
  * the burst's mean, with no silence longer than burst_gap between them.
  */
 struct indigo_page {
-	u64 key;		/* pfn + 1; 0 marks a free slot */
+	u64 key;		/* pfn + 1, its page's tag above; 0: free */
 	u64 last_ns;		/* last hinting fault */
 	u64 burst_start_ns;	/* first observation of the current burst */
 	u32 rate;		/* mean rate of the current burst, mHz */
@@ -156,8 +156,16 @@ void indigo_table_init(struct indigo_table *t, struct indigo_page *slots,
  * Finds the record of @pfn, or makes one. A new record has nobs == 0 and
  * last_ns == 0. When a record had to be evicted, *@evicted_node is set to
  * its node, else to -1.
+ *
+ * @tag tells which page holds the pfn (its low INDIGO_KEY_TAG_BITS are
+ * kept): records are never told of a page being freed, so a record of
+ * @pfn with another tag was a page since freed, and starts anew rather
+ * than lend its last fault and burst to the page now there.
  */
-struct indigo_page *indigo_table_get(struct indigo_table *t, u64 pfn,
+#define INDIGO_KEY_PFN_BITS	41	/* pfn + 1: 52-bit physical addresses */
+#define INDIGO_KEY_TAG_BITS	(64 - INDIGO_KEY_PFN_BITS)
+#define INDIGO_PFN_MAX		((1ULL << INDIGO_KEY_PFN_BITS) - 2)
+struct indigo_page *indigo_table_get(struct indigo_table *t, u64 pfn, u32 tag,
 				     int *evicted_node);
 /* Stripe index for callers that lock the table in stripes. */
 static inline u32 indigo_table_hash(u64 pfn)

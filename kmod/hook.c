@@ -21,6 +21,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/hash.h>
 #include <linux/kprobes.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
@@ -75,6 +76,20 @@ static u64 node_free_kib(int nid)
 	return (u64)pages << (PAGE_SHIFT - 10);
 }
 
+/*
+ * Which page holds the pfn: its mapping and offset in it, fixed while the
+ * page lives (a COW page moved to its own anon_vma changes tag once, and
+ * its record starts anew). Another page at the pfn after this one is freed
+ * has another tag, and does not inherit this one's record.
+ */
+static u32 page_tag(struct page *page)
+{
+	struct folio *folio = page_folio(page);
+
+	return hash_64((unsigned long)READ_ONCE(folio->mapping) ^
+		       READ_ONCE(folio->index), INDIGO_KEY_TAG_BITS);
+}
+
 /* Records the observation; fills @in with the page's rate and burst. */
 static bool observe(const struct fault_ctx *c, const struct indigo_policy *p,
 		    u64 now, struct indigo_gate_in *in)
@@ -91,7 +106,7 @@ static bool observe(const struct fault_ctx *c, const struct indigo_policy *p,
 	/* top bits pick the shard; the table's slot uses the low ones */
 	sh = &indigo.shards[indigo_table_hash(pfn) >> (32 - INDIGO_SHARD_BITS)];
 	spin_lock(&sh->lock);
-	pg = indigo_table_get(&sh->table, pfn, &evicted);
+	pg = indigo_table_get(&sh->table, pfn, page_tag(c->page), &evicted);
 	if (indigo.have_marks) {
 		do {
 			seq = read_seqbegin(&indigo.marks_lock);

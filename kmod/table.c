@@ -22,10 +22,11 @@ void indigo_table_init(struct indigo_table *t, struct indigo_page *slots,
 	memset(slots, 0, (size_t)size * sizeof(*slots));
 }
 
-struct indigo_page *indigo_table_get(struct indigo_table *t, u64 pfn,
+struct indigo_page *indigo_table_get(struct indigo_table *t, u64 pfn, u32 tag,
 				     int *evicted_node)
 {
-	u64 key = pfn + 1;
+	const u64 pfn_mask = (1ULL << INDIGO_KEY_PFN_BITS) - 1;
+	u64 key = (pfn + 1) | (u64)tag << INDIGO_KEY_PFN_BITS;
 	u32 mask = t->size - 1;
 	u32 home = indigo_table_hash(pfn) & mask;
 	struct indigo_page *victim = NULL, *free = NULL, *pg;
@@ -34,8 +35,11 @@ struct indigo_page *indigo_table_get(struct indigo_table *t, u64 pfn,
 	*evicted_node = -1;
 	for (i = 0; i < INDIGO_TABLE_PROBE; i++) {
 		pg = &t->slots[(home + i) & mask];
-		if (pg->key == key)
-			return pg;
+		if ((pg->key & pfn_mask) == pfn + 1) {
+			if (pg->key == key)
+				return pg;
+			goto anew;	/* a page there before, since freed */
+		}
 		if (!pg->key) {
 			if (!free)
 				free = pg;
@@ -51,6 +55,7 @@ struct indigo_page *indigo_table_get(struct indigo_table *t, u64 pfn,
 		*evicted_node = victim->node;
 		pg = victim;
 	}
+anew:
 	memset(pg, 0, sizeof(*pg));
 	pg->key = key;
 	return pg;

@@ -135,7 +135,7 @@ START_TEST(get_same_record)
 	int ev = 123;
 
 	fixture_init(&f, 64);
-	a = indigo_table_get(&f.t, 42, &ev);
+	a = indigo_table_get(&f.t, 42, 0, &ev);
 	ck_assert_int_eq(ev, -1);
 	assert_fresh(a, 42);
 	ck_assert_uint_eq(f.t.used, 1);
@@ -145,7 +145,7 @@ START_TEST(get_same_record)
 	a->node = 2;
 
 	ev = 123;
-	b = indigo_table_get(&f.t, 42, &ev);
+	b = indigo_table_get(&f.t, 42, 0, &ev);
 	ck_assert_ptr_eq(a, b);
 	ck_assert_int_eq(ev, -1);
 	ck_assert_uint_eq(b->rate, 777);
@@ -153,15 +153,58 @@ START_TEST(get_same_record)
 	ck_assert_uint_eq(b->last_ns, 99);
 	ck_assert_uint_eq(f.t.used, 1);
 
-	/* pfn 0 (key 1) and a huge pfn are ordinary keys */
-	b = indigo_table_get(&f.t, 0, &ev);
+	/* pfn 0 (key 1) and the largest pfn are ordinary keys */
+	b = indigo_table_get(&f.t, 0, 0, &ev);
 	assert_fresh(b, 0);
 	ck_assert_ptr_ne(a, b);
-	ck_assert_ptr_eq(indigo_table_get(&f.t, 0, &ev), b);
-	b = indigo_table_get(&f.t, 1ULL << 52, &ev);
-	assert_fresh(b, 1ULL << 52);
-	ck_assert_ptr_eq(indigo_table_get(&f.t, 1ULL << 52, &ev), b);
+	ck_assert_ptr_eq(indigo_table_get(&f.t, 0, 0, &ev), b);
+	b = indigo_table_get(&f.t, INDIGO_PFN_MAX, 0, &ev);
+	assert_fresh(b, INDIGO_PFN_MAX);
+	ck_assert_ptr_eq(indigo_table_get(&f.t, INDIGO_PFN_MAX, 0, &ev), b);
 	ck_assert_uint_eq(f.t.used, 3);
+	fixture_fini(&f);
+}
+END_TEST
+
+/*
+ * A pfn whose page was freed and taken by another page (another tag): the
+ * record starts anew in its slot, neither lending the old page's last fault
+ * and burst to the new one nor taking a second slot.
+ */
+START_TEST(reused_pfn_starts_anew)
+{
+	struct indigo_page *a, *b;
+	struct fixture f;
+	int ev;
+
+	fixture_init(&f, 64);
+	a = indigo_table_get(&f.t, 42, 7, &ev);
+	a->last_ns = 99;
+	a->burst_start_ns = 50;
+	a->rate = 777;
+	a->nobs = 3;
+	a->node = 2;
+	ck_assert_ptr_eq(indigo_table_get(&f.t, 42, 7, &ev), a);
+	ck_assert_uint_eq(a->nobs, 3);
+	/* the tag's bits past INDIGO_KEY_TAG_BITS are not kept */
+	ck_assert_ptr_eq(indigo_table_get(&f.t, 42, 7 | 1U << INDIGO_KEY_TAG_BITS,
+					  &ev), a);
+	ck_assert_uint_eq(a->nobs, 3);
+	b = indigo_table_get(&f.t, 42, 8, &ev);
+	ck_assert_ptr_eq(b, a);
+	ck_assert_int_eq(ev, -1);
+	ck_assert_uint_eq(b->last_ns, 0);
+	ck_assert_uint_eq(b->burst_start_ns, 0);
+	ck_assert_uint_eq(b->rate, 0);
+	ck_assert_uint_eq(b->nobs, 0);
+	ck_assert_uint_eq(b->node, 0);
+	ck_assert_uint_eq(f.t.used, 1);
+	/* other pfns keep their records whatever the tags */
+	b = indigo_table_get(&f.t, 43, 8, &ev);
+	b->nobs = 5;
+	ck_assert_ptr_eq(indigo_table_get(&f.t, 43, 8, &ev), b);
+	ck_assert_uint_eq(b->nobs, 5);
+	ck_assert_uint_eq(f.t.used, 2);
 	fixture_fini(&f);
 }
 END_TEST
@@ -175,18 +218,18 @@ START_TEST(small_table_evicts_oldest)
 
 	fixture_init(&f, 8);
 	for (i = 0; i < 8; i++) {
-		pg[i] = indigo_table_get(&f.t, 100 + i, &ev);
+		pg[i] = indigo_table_get(&f.t, 100 + i, 0, &ev);
 		ck_assert_int_eq(ev, -1);
 		ck_assert_uint_eq(f.t.used, i + 1);
 		pg[i]->last_ns = 1000 + i * 10;
 		pg[i]->node = i;
 	}
 	for (i = 0; i < 8; i++)
-		ck_assert_ptr_eq(indigo_table_get(&f.t, 100 + i, &ev), pg[i]);
+		ck_assert_ptr_eq(indigo_table_get(&f.t, 100 + i, 0, &ev), pg[i]);
 	pg[3]->last_ns = 5;
 
 	/* full: the stalest (103) goes, and its node is reported */
-	p = indigo_table_get(&f.t, 200, &ev);
+	p = indigo_table_get(&f.t, 200, 0, &ev);
 	ck_assert_int_eq(ev, 3);
 	ck_assert_ptr_eq(p, pg[3]);
 	assert_fresh(p, 200);
@@ -195,14 +238,14 @@ START_TEST(small_table_evicts_oldest)
 	p->node = 7;
 
 	/* 103 is new again, and pushes out 100, whose node 0 is not -1 */
-	p = indigo_table_get(&f.t, 103, &ev);
+	p = indigo_table_get(&f.t, 103, 0, &ev);
 	ck_assert_int_eq(ev, 0);
 	ck_assert_ptr_eq(p, pg[0]);
 	assert_fresh(p, 103);
 	p->last_ns = 2001;
 
 	/* then 101 (1010) */
-	p = indigo_table_get(&f.t, 300, &ev);
+	p = indigo_table_get(&f.t, 300, 0, &ev);
 	ck_assert_int_eq(ev, 1);
 	ck_assert_ptr_eq(p, pg[1]);
 	ck_assert_uint_eq(f.t.used, 8);
@@ -218,12 +261,12 @@ START_TEST(evicted_node_reset_on_hit)
 
 	fixture_init(&f, 8);
 	for (i = 0; i < 9; i++) {
-		p = indigo_table_get(&f.t, i, &ev);
+		p = indigo_table_get(&f.t, i, 0, &ev);
 		p->last_ns = i + 1;
 		p->node = 5;
 	}
 	ck_assert_int_eq(ev, 5);
-	indigo_table_get(&f.t, 8, &ev);
+	indigo_table_get(&f.t, 8, 0, &ev);
 	ck_assert_int_eq(ev, -1);
 	fixture_fini(&f);
 }
@@ -238,7 +281,7 @@ START_TEST(used_bounded)
 
 	fixture_init(&f, 8);
 	for (i = 0; i < 1000; i++) {
-		p = indigo_table_get(&f.t, i * 7919, &ev);
+		p = indigo_table_get(&f.t, i * 7919, 0, &ev);
 		slot_of(&f.t, p);
 		p->last_ns = i + 1;
 		ck_assert_uint_eq(f.t.used, i < 8 ? i + 1 : 8);
@@ -267,29 +310,29 @@ START_TEST(eviction_within_window)
 		pfn[i] = pfn_at_home(&f.t, h, 1000, i);
 	far_pfn = pfn_at_home(&f.t, (h + 32) & 63, 1000, 0);
 
-	far = indigo_table_get(&f.t, far_pfn, &ev);
+	far = indigo_table_get(&f.t, far_pfn, 0, &ev);
 	far->last_ns = 1;			/* the oldest of all */
 	far->node = 9;
 	for (i = 0; i < 8; i++) {
-		pg[i] = indigo_table_get(&f.t, pfn[i], &ev);
+		pg[i] = indigo_table_get(&f.t, pfn[i], 0, &ev);
 		ck_assert_int_eq(ev, -1);
 		pg[i]->last_ns = 100 - i;	/* pfn[7] stalest here */
 		pg[i]->node = i;
 	}
 	ck_assert_uint_eq(f.t.used, 9);
 
-	pg[8] = indigo_table_get(&f.t, pfn[8], &ev);
+	pg[8] = indigo_table_get(&f.t, pfn[8], 0, &ev);
 	ck_assert_int_eq(ev, 7);
 	ck_assert_ptr_eq(pg[8], pg[7]);
 	assert_fresh(pg[8], pfn[8]);
 	ck_assert_uint_eq(f.t.used, 9);
 	/* the rest of the window and the far record are all still there */
 	for (i = 0; i < 7; i++) {
-		ck_assert_ptr_eq(indigo_table_get(&f.t, pfn[i], &ev), pg[i]);
+		ck_assert_ptr_eq(indigo_table_get(&f.t, pfn[i], 0, &ev), pg[i]);
 		ck_assert_int_eq(ev, -1);
 		ck_assert_uint_eq(pg[i]->last_ns, 100 - i);
 	}
-	ck_assert_ptr_eq(indigo_table_get(&f.t, far_pfn, &ev), far);
+	ck_assert_ptr_eq(indigo_table_get(&f.t, far_pfn, 0, &ev), far);
 	ck_assert_uint_eq(far->last_ns, 1);
 	fixture_fini(&f);
 }
@@ -305,27 +348,27 @@ START_TEST(window_takes_free_slot)
 	fixture_init(&f, 64);
 	/* slots 24..31 hold pages homed at 24, stalest first */
 	for (i = 0; i < 8; i++) {
-		p = indigo_table_get(&f.t, pfn_at_home(&f.t, 24, 0, i), &ev);
+		p = indigo_table_get(&f.t, pfn_at_home(&f.t, 24, 0, i), 0, &ev);
 		ck_assert_uint_eq(slot_of(&f.t, p), 24 + i);
 		p->last_ns = 50 + i;
 		p->node = 3;
 	}
 	/* pages homed at 20 fill 20..23 without evicting */
 	for (i = 0; i < 4; i++) {
-		p = indigo_table_get(&f.t, pfn_at_home(&f.t, 20, 0, i), &ev);
+		p = indigo_table_get(&f.t, pfn_at_home(&f.t, 20, 0, i), 0, &ev);
 		ck_assert_int_eq(ev, -1);
 		ck_assert_uint_eq(slot_of(&f.t, p), 20 + i);
 		p->last_ns = 60;
 	}
 	ck_assert_uint_eq(f.t.used, 12);
 	/* 20's window (20..27) is now full: slot 24 is its stalest */
-	p = indigo_table_get(&f.t, pfn_at_home(&f.t, 20, 0, 4), &ev);
+	p = indigo_table_get(&f.t, pfn_at_home(&f.t, 20, 0, 4), 0, &ev);
 	ck_assert_int_eq(ev, 3);
 	ck_assert_uint_eq(slot_of(&f.t, p), 24);
 	ck_assert_uint_eq(f.t.used, 12);
 	/* 24's other pages are still where they were */
 	for (i = 1; i < 8; i++) {
-		p = indigo_table_get(&f.t, pfn_at_home(&f.t, 24, 0, i), &ev);
+		p = indigo_table_get(&f.t, pfn_at_home(&f.t, 24, 0, i), 0, &ev);
 		ck_assert_int_eq(ev, -1);
 		ck_assert_uint_eq(p->last_ns, 50 + i);
 	}
@@ -398,7 +441,7 @@ START_TEST(random_workload)
 		struct indigo_page *pg;
 		int ev = 1234;
 
-		pg = indigo_table_get(&f.t, pfn, &ev);
+		pg = indigo_table_get(&f.t, pfn, 0, &ev);
 		/* inside the slots, on a record boundary */
 		W_CHECK(pg >= f.t.slots && pg < f.t.slots + W_SIZE);
 		s = (u32)(pg - f.t.slots);
@@ -468,7 +511,7 @@ START_TEST(random_workload)
 			for (i = 0; i < W_RECENT && recent[i]; i++) {
 				u32 k = recent[i] - 1;
 
-				pg = indigo_table_get(&f.t, w_pfn(k), &ev);
+				pg = indigo_table_get(&f.t, w_pfn(k), 0, &ev);
 				W_CHECK(ev == -1);
 				W_CHECK(pg->last_ns == last[k]);
 				W_CHECK(f.t.used == n);
@@ -494,6 +537,7 @@ static Suite *table_suite(void)
 	tcase_add_test(basic, size_properties);
 	tcase_add_test(basic, init_zeroes);
 	tcase_add_test(basic, get_same_record);
+	tcase_add_test(basic, reused_pfn_starts_anew);
 	suite_add_tcase(s, basic);
 
 	tcase_add_test(evict, small_table_evicts_oldest);

@@ -86,7 +86,8 @@ static bool indigo_fault(struct sim_policy *pol, const struct sim_view *v,
 
 	if (!f->far)
 		return false;
-	pg = indigo_table_get(&s->table, f->page, &evicted);
+	/* a trace's page is one page throughout: one tag */
+	pg = indigo_table_get(&s->table, f->page, 0, &evicted);
 	seen = indigo_page_fault(pg, &s->ip, now, u64_ns(f->mark_ns));
 	pg->node = INDIGO_FAR_NODE;
 	in.rate = pg->nobs ? pg->rate : 0;
