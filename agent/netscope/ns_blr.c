@@ -40,8 +40,14 @@ double ns_t975(double dof)
 
 int ns_blr_slope(const struct ns_blr *r, struct ns_slope *s)
 {
-	/* posterior precision [[p00 p01] [p01 p11]] = lambda I + X'X */
-	double p00 = r->lambda + r->n, p01 = r->sx, p11 = r->lambda + r->sxx;
+	/*
+	 * posterior precision [[p00 p01] [p01 p11]] = diag(0, lambda) + X'X:
+	 * the intercept's prior is flat. Its level is log time per unit at
+	 * x = 0 (-14 to -19 for bytes against us), which a zero-mean prior
+	 * scaled by the noise pulled towards 0: the misfit read as noise,
+	 * and the slope and its interval changed with the units of y and x.
+	 */
+	double p00 = r->n, p01 = r->sx, p11 = r->lambda + r->sxx;
 	double det = p00 * p11 - p01 * p01;
 	double vx = r->sxx - r->sx * r->sx / (r->n > 0 ? r->n : 1);
 	double mk, mc, an, bn, var;

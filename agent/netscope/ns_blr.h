@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Online Bayesian linear regression y = k + c x with unknown noise variance
- * (normal-inverse-gamma prior, zero prior mean), kept as discounted
+ * (normal-inverse-gamma prior: flat on k, zero mean on c), kept as discounted
  * sufficient statistics so that old evidence fades at rate 1 - forget.
  * The posterior of the slope c is a Student t; ns_blr_slope() gives its
  * mean and central credible interval.
@@ -10,7 +10,7 @@
 #define INDIGO_NS_BLR_H
 
 struct ns_blr {
-	double lambda;			/* prior precision of k and c */
+	double lambda;			/* prior precision of c */
 	double a0, b0;			/* inverse-gamma prior of the noise */
 	double forget;			/* weight kept per update, (0, 1] */
 	double n, sx, sy, sxx, sxy, syy;

@@ -2,8 +2,8 @@
 /*
  * Unit tests: Netscope's online Bayesian regression (agent/netscope/ns_blr.c)
  * recovers a known slope within its credible interval, the interval covers
- * the truth about as often as it claims, narrows with data, and refuses to
- * guess when x never varied.
+ * the truth about as often as it claims, narrows with data, does not change
+ * with the units of x and y, and refuses to guess when x never varied.
  */
 #include "check_main.h"
 #include <errno.h>
@@ -132,6 +132,44 @@ START_TEST(forgets_old_slope)
 }
 END_TEST
 
+/*
+ * c is a log-log slope: progress counted in bytes or in MB, delay in us or
+ * in ms, shift y and x and must leave it and its interval as they were.
+ * The controller's y is log time per byte, near -18: a zero-mean prior on
+ * the intercept read its distance from 0 as noise.
+ */
+START_TEST(slope_independent_of_units)
+{
+	static const double ky[] = { 0, -log(1e6), -18 }, kx[] = { 0, log(1e3) };
+	struct ns_slope ref = { 0 };
+
+	for (unsigned int i = 0; i < 3; i++) {
+		for (unsigned int j = 0; j < 2; j++) {
+			struct trng g = { 13 };
+			struct ns_blr r;
+			struct ns_slope s;
+
+			ns_blr_init(&r, 1e-3, 0.99);
+			for (int n = 0; n < 8; n++) {
+				double x = 1 + 3 * trng_unit(&g);
+
+				ns_blr_add(&r, x + kx[j], ky[i] + 0.5 * x +
+					   0.05 * trng_normal(&g));
+			}
+			ck_assert_int_eq(ns_blr_slope(&r, &s), 0);
+			if (!i && !j)
+				ref = s;
+			ck_assert_msg(fabs(s.mean - ref.mean) < 1e-6 &&
+				      fabs(s.lo - ref.lo) < 1e-6 &&
+				      fabs(s.hi - ref.hi) < 1e-6,
+				      "y + %g, x + %g: %g [%g, %g], not %g [%g, %g]",
+				      ky[i], kx[j], s.mean, s.lo, s.hi,
+				      ref.mean, ref.lo, ref.hi);
+		}
+	}
+}
+END_TEST
+
 START_TEST(t_quantiles)
 {
 	/* tables: t(0.975; 2) = 4.303, 5: 2.571, 30: 2.042 */
@@ -152,6 +190,7 @@ int main(void)
 	tcase_add_test(tc, narrows_with_data);
 	tcase_add_test(tc, no_spread_no_slope);
 	tcase_add_test(tc, forgets_old_slope);
+	tcase_add_test(tc, slope_independent_of_units);
 	tcase_add_test(tc, t_quantiles);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
