@@ -3,15 +3,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ns_progress.h"
+
+#define NS_PROGRESS_TMO_MS	100	/* the most a socket's figure takes */
 
 /* The socket's path of a "unix:" source, or NULL for a file. */
 static const char *sock_path(const char *source)
@@ -21,7 +25,7 @@ static const char *sock_path(const char *source)
 
 static int open_source(const char *source)
 {
-	static const struct timeval tmo = { .tv_usec = 100000 };
+	static const struct timeval tmo = { .tv_usec = NS_PROGRESS_TMO_MS * 1000 };
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	const char *path = sock_path(source);
 	int fd;
@@ -58,10 +62,32 @@ static int open_source(const char *source)
  */
 static ssize_t read_whole(int fd, bool sock, char *buf, size_t len)
 {
+	struct timespec t0, t;
 	size_t got = 0;
 	ssize_t n;
+	long left;
+	int ret;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
+		/* SO_RCVTIMEO bounds each read, not the figure: one sent a
+		 * byte at a time held the loop up to 63 times as long */
+		if (sock) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			left = NS_PROGRESS_TMO_MS - (t.tv_sec - t0.tv_sec) * 1000 -
+			       (t.tv_nsec - t0.tv_nsec) / 1000000;
+			if (left <= 0)
+				return -EAGAIN;
+			ret = poll(&p, 1, left);
+			if (ret < 0 && errno == EINTR)
+				continue;
+			if (ret < 0)
+				return -errno;
+			if (!ret)
+				return -EAGAIN;
+		}
 		n = read(fd, buf + got, len - got);
 		if (n < 0 && errno == EINTR)
 			continue;

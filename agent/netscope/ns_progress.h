@@ -10,7 +10,8 @@
 #define INDIGO_NS_PROGRESS_H
 
 /* 0 and the figure in *units, or -errno (-EINVAL: not a number,
- * -EOVERFLOW: more than 63 bytes, too long to be one). */
+ * -EOVERFLOW: more than 63 bytes, too long to be one, -EAGAIN: a socket's
+ * not whole within 100 ms). */
 int ns_progress_read(const char *source, double *units);
 
 #endif /* INDIGO_NS_PROGRESS_H */

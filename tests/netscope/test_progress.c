@@ -4,7 +4,7 @@
  * read from a file and from a Unix socket; anything but one non-negative
  * number is refused with -EINVAL, a missing source with its errno, a
  * figure too long to be one with -EOVERFLOW; one that comes in pieces is
- * read whole.
+ * read whole, within a read's timeout in all.
  */
 #include "check_main.h"
 #include <errno.h>
@@ -159,6 +159,55 @@ START_TEST(socket_split)
 }
 END_TEST
 
+/* a figure sent a byte at a time, slower than a read's timeout adds up */
+static void *serve_dribble(void *arg)
+{
+	int fd = accept(*(int *)arg, NULL, NULL);
+
+	if (fd >= 0) {
+		/* until the reader is gone, or the whole of 30 ones */
+		for (int i = 0; i < 30; i++) {
+			usleep(40 * 1000);
+			if (send(fd, "1", 1, MSG_NOSIGNAL) != 1)
+				break;
+		}
+		send(fd, "\n", 1, MSG_NOSIGNAL);
+		close(fd);
+	}
+	return NULL;
+}
+
+/* the control loop waits on a slow figure at most a read's timeout, not
+ * one for each of its bytes */
+START_TEST(socket_dribble_bounded)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timespec t0, t1;
+	char src[128];
+	pthread_t t;
+	double v = 42;
+	int l, ret;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/sock", dir);
+	l = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_ge(l, 0);
+	ck_assert_int_eq(bind(l, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(l, 1), 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, serve_dribble, &l), 0);
+	snprintf(src, sizeof(src), "unix:%s", sa.sun_path);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = ns_progress_read(src, &v);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pthread_join(t, NULL);
+	close(l);
+	ck_assert_int_eq(ret, -EAGAIN);
+	ck_assert_double_eq(v, 42);
+	/* unfixed: 1.2 s, and 30 ones read */
+	ck_assert_double_lt((t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+			    0.6);
+}
+END_TEST
+
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -220,6 +269,7 @@ int main(void)
 	tcase_add_test(tc, file_too_long);
 	tcase_add_test(tc, socket_split);
 	tcase_add_test(tc, socket_backlog_full);
+	tcase_add_test(tc, socket_dribble_bounded);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
