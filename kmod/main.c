@@ -127,6 +127,17 @@ static int parse_far_nodes(void)
 	return 0;
 }
 
+/* Whether a memory node is left outside the far ones, to promote to */
+static bool near_node_left(void)
+{
+	int nid;
+
+	for_each_node_state(nid, N_MEMORY)
+		if (!node_isset(nid, indigo.far))
+			return true;
+	return false;
+}
+
 static int check_params(void)
 {
 	/* every shard needs one probe window */
@@ -151,6 +162,15 @@ static int check_params(void)
 	err = parse_far_nodes();
 	if (err)
 		return err;
+	/*
+	 * The gate sees only moves to a node outside the far ones: with every
+	 * memory node far, no promotion would ever reach it
+	 */
+	if (!near_node_left()) {
+		pr_err("far nodes %*pbl are every memory node: no near node left to promote to\n",
+		       nodemask_pr_args(&indigo.far));
+		return -EINVAL;
+	}
 	/* each far node has a row in one netlink attribute (64 KiB at most) */
 	nfar = nodes_weight(indigo.far);
 	if (nfar > indigo_genl_nodes_max()) {

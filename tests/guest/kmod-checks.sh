@@ -42,7 +42,8 @@ if want params; then
 		"hook=$absent:kernel $(uname -r): no usable hinting-fault hook point; tried $absent" \
 		"far_nodes=abc:not a node list" "far_nodes=7:node 7 has no memory" \
 		"far_nodes=,:names no node" "max_pages=1:max_pages=1 out of range" \
-		"epoch_ms=0:epoch_ms=0 out of range"; do
+		"epoch_ms=0:epoch_ms=0 out of range" \
+		"far_nodes=0-1:are every memory node: no near node left"; do
 		arg=${bad%%:*}
 		msg=${bad#*:}
 		if insmod $KO "$arg" 2>/dev/null; then
