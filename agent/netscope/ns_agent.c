@@ -121,14 +121,26 @@ int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 	return 0;
 }
 
+/*
+ * A sensitivity * 1000 for the ctrl map's signed fields, held within
+ * +-1e9: a slope from delays that hardly varied can be of any size, and
+ * one past 32 bits would not convert.
+ */
+static int32_t milli(double c)
+{
+	if (isnan(c))
+		return 0;
+	return c < -1e6 ? -1000000000 : c > 1e6 ? 1000000000 : c * 1000;
+}
+
 static int publish(struct ns_agent *a, struct ns_ctl_app *c)
 {
 	struct ns_policy pol = { 0 }, old = { 0 };
 	const struct ns_slope *s = &c->app.slope;
 	struct ns_ctrl ctl = {
-		.sens_milli = c->app.slope.mean * 1000,
-		.sens_lo_milli = s->lo < -1e6 ? -1000000000 : s->lo * 1000,
-		.sens_hi_milli = s->hi > 1e6 ? 1000000000 : s->hi * 1000,
+		.sens_milli = milli(s->mean),
+		.sens_lo_milli = milli(s->lo),
+		.sens_hi_milli = milli(s->hi),
 		.alpha_milli = c->app.rate.alpha * 1000,
 		.rate_Bps = c->app.rate.rate_Bps,
 		.samples = s->n,

@@ -22,6 +22,7 @@
 static struct ns_cg_stats stats;
 static int stats_err;		/* what ns_stats_get() fails with, 0: none */
 static unsigned int ctrl_puts;
+static struct ns_ctrl ctrl_last;	/* what the last put wrote */
 static int keys_err;		/* what ns_stats_keys() fails with, 0: none */
 static int keys_n = 1;		/* how many cgroups ns_cg_stats holds */
 static uint64_t gone_key;	/* a cgroup that is gone, 0: none */
@@ -47,6 +48,7 @@ int ns_policy_put(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p)
 int ns_ctrl_put(const struct ns_maps *m, uint64_t cgid, const struct ns_ctrl *c)
 {
 	ctrl_puts++;
+	ctrl_last = *c;
 	return 0;
 }
 
@@ -289,6 +291,27 @@ START_TEST(full_stats_map_is_reported)
 }
 END_TEST
 
+/* A slope of any size (delays that hardly varied) is shown held, not as
+ * a float past 32 bits converted */
+START_TEST(huge_slope_is_held_in_the_ctrl_map)
+{
+	struct ns_agent *a = agent_new();
+	struct ns_slope *s = &a->apps[0].app.slope;
+
+	*s = (struct ns_slope){ .mean = 3e9, .lo = -5e12, .hi = INFINITY };
+	ck_assert_int_eq(publish(a, &a->apps[0]), 0);
+	ck_assert_int_eq(ctrl_last.sens_milli, 1000000000);
+	ck_assert_int_eq(ctrl_last.sens_lo_milli, -1000000000);
+	ck_assert_int_eq(ctrl_last.sens_hi_milli, 1000000000);
+	*s = (struct ns_slope){ .mean = 0.4567, .lo = -0.25, .hi = NAN };
+	ck_assert_int_eq(publish(a, &a->apps[0]), 0);
+	ck_assert_int_eq(ctrl_last.sens_milli, 456);
+	ck_assert_int_eq(ctrl_last.sens_lo_milli, -250);
+	ck_assert_int_eq(ctrl_last.sens_hi_milli, 0);
+	free(a);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ns_agent");
@@ -299,6 +322,7 @@ int main(void)
 	tcase_add_test(tc, unread_counters_are_not_one_interval);
 	tcase_add_test(tc, unlisted_interval_is_not_half_as_long);
 	tcase_add_test(tc, full_stats_map_is_reported);
+	tcase_add_test(tc, huge_slope_is_held_in_the_ctrl_map);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
