@@ -3,6 +3,7 @@
 # advance the clock, repeated lines hit the cache model, pages get dense ids
 # in order of first touch, valgrind's own lines are ignored (a long one
 # whole, not as pieces that may look like accesses).
+# Then capture.sh with a stand-in valgrind: a failed capture leaves no trace.
 set -euo pipefail
 bin=$1
 out=$(mktemp)
@@ -44,4 +45,27 @@ for o in "-s five" "-m 1x" "-m -1" "-c 18014398509481984"; do
 		exit 1
 	fi
 done
+# capture.sh keeps a trace only where the filter made one: a filter that
+# refused its input (valgrind failed to start, so no records) leaves no
+# file that make sim-traces would take for a capture. A stand-in valgrind
+# prints FAKE_LACKEY's lines on the log's fd, or nothing.
+capture=$(dirname "$0")/../../tools/sim/capture.sh
+fake=$(mktemp -d)
+trap 'rm -f "$out"; rm -rf "$fake"' EXIT
+printf '#!/bin/sh\nprintf "%%b" "${FAKE_LACKEY:-}" >&3\n' >"$fake/valgrind"
+chmod +x "$fake/valgrind"
+if PATH=$fake:$PATH CAPTURE_SECONDS=10 "$capture" "$bin" "$fake/t" xz \
+	>/dev/null 2>&1; then
+	echo "capture.sh: a capture without records succeeded" >&2
+	exit 1
+fi
+if [ -n "$(ls "$fake/t")" ]; then
+	echo "capture.sh: a capture without records left $(ls "$fake/t")" >&2
+	exit 1
+fi
+FAKE_LACKEY='I  04000000,3\n L 10000000,8\n' PATH=$fake:$PATH CAPTURE_SECONDS=10 \
+	"$capture" "$bin" "$fake/t" xz >/dev/null 2>&1 ||
+	{ echo "capture.sh: a capture with a record failed" >&2; exit 1; }
+test "$(wc -c <"$fake/t/xz.trace")" -eq 40 ||
+	{ echo "capture.sh: xz.trace is not one record" >&2; exit 1; }
 echo "lackey2trace: ok"

@@ -35,10 +35,18 @@ mkdir -p "$out"
 lackey() {
 	local name=$1 part=$out/$1.trace.part
 	shift
-	timeout -s INT "$secs" valgrind --tool=lackey --trace-mem=yes --log-fd=3 "$@" \
-		3>&1 >/dev/null 2>&1 | "$filter" -m "$recs" "$part" || true
-	# the run is cut short on purpose: what counts is the trace
-	[ -s "$part" ] && mv "$part" "$out/$name.trace"
+	# the run is cut short on purpose, so valgrind's status is no verdict;
+	# the filter's is: a file it refused (no records, a write error) holds
+	# only a header, which `make sim-traces` would take for a capture and
+	# never redo
+	if { timeout -s INT "$secs" valgrind --tool=lackey --trace-mem=yes --log-fd=3 "$@" \
+		3>&1 >/dev/null 2>&1 || true; } | "$filter" -m "$recs" "$part"; then
+		mv "$part" "$out/$name.trace"
+	else
+		rm -f "$part"
+		echo "capture: $name: no trace" >&2
+		return 1
+	fi
 }
 
 cap_sqlite() {
