@@ -31,6 +31,20 @@ if "$sim" run "$dir/p.trace" -P nosuch 2>/dev/null; then fail "unknown policy ac
 if "$sim" run "$dir/p.trace" -f 0 2>/dev/null; then fail "local fraction 0 accepted"; fi
 if "$sim" run "$dir/none.trace" 2>/dev/null; then fail "missing trace accepted"; fi
 if "$sim" gen nosuch "$dir/x.trace" 2>/dev/null; then fail "unknown generator accepted"; fi
+# each command refuses an option it would not use, or an operand more:
+# accepted, it was ignored (table -x made the paper link's table)
+mkdir "$dir/opt"
+small="-p 512 -n 20000"
+for args in "table $dir/opt $small -R 1 -x" "table $dir/opt $small -R 1 -f 0.5" \
+	"run $dir/p.trace -P none -p 5" "run $dir/p.trace -P none -R 3" \
+	"run $dir/p.trace -P none $dir/p.trace" "gen gups $dir/opt/x.trace $small -f 0.5" \
+	"gen gups $dir/opt/x.trace $small extra" \
+	"train $dir/p.trace $dir/opt/m.model -S 0.2 -E 1 -P tpp" \
+	"train $dir/p.trace $dir/opt/m.model -S 0.2 -E 1 extra"; do
+	# shellcheck disable=SC2086 # the words are the arguments
+	if timeout 60 "$sim" $args >/dev/null 2>&1; then fail "$args accepted"; fi
+done
+test -z "$(ls "$dir/opt")" || fail "a refused command wrote $(ls "$dir/opt")"
 # more pages than records could name: a trace the loader would refuse
 if "$sim" gen gups "$dir/x.trace" -p 1000 -n 999 2>/dev/null; then fail "gen -p 1000 -n 999 accepted"; fi
 # a value that is not a number, or a negative count (four billion walks)

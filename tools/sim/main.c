@@ -5,12 +5,13 @@
  *   indigo-sim gen KIND OUT [-p PAGES] [-n RECORDS] [-s SEED]
  *   indigo-sim run TRACE [-P POLICY] [-a ARM] [-m MODEL] [-L RESIDENCE]
  *		[HOST OPTIONS]
- *   indigo-sim train TRACE MODEL [-m MODEL_IN] [-L RESIDENCE] [HOST OPTIONS]
+ *   indigo-sim train TRACE MODEL [-P BANDIT] [-m MODEL_IN] [-L RESIDENCE]
+ *		[HOST OPTIONS]
  *
  * -L: the bandits' reward.residence in epochs (1-64); default auto, as
  * indigod's.
  *   indigo-sim table OUTDIR [-p PAGES] [-n RECORDS] [-R REPEAT] [-T THREADS]
- *		[REAL.trace...]
+ *		[-s SEED] [REAL.trace...]
  *
  * Host options: -f LOCAL_FRACTION, -c CONTENTION, -r REPEAT, -x (the CXL
  * link preset instead of the paper's), -s SEED, -g PAGE_BYTES, -k K_NS
@@ -39,8 +40,8 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: indigo-sim gen KIND OUT [-p PAGES] [-n RECORDS] [-s SEED]\n"
 		"       indigo-sim run TRACE [-P POLICY] [-a ARM] [-m MODEL] [-L RESIDENCE] [host options]\n"
-		"       indigo-sim train TRACE MODEL [-m MODEL_IN] [-L RESIDENCE] [host options]\n"
-		"       indigo-sim table OUTDIR [-p PAGES] [-n RECORDS] [-R REPEAT] [-T THREADS] [REAL.trace...]\n"
+		"       indigo-sim train TRACE MODEL [-P BANDIT] [-m MODEL_IN] [-L RESIDENCE] [host options]\n"
+		"       indigo-sim table OUTDIR [-p PAGES] [-n RECORDS] [-R REPEAT] [-T THREADS] [-s SEED] [REAL.trace...]\n"
 		"host options: -f LOCAL_FRACTION -c CONTENTION -r REPEAT -x (CXL link) -s SEED\n"
 		"              -g PAGE_BYTES -k K_NS -S SCAN_PERIOD_MS -E EPOCH_MS -T THREADS\n"
 		"              -K KSWAPD_FRACTION\n"
@@ -66,7 +67,17 @@ static int num_uint(const char *s, unsigned int *v)
 	return ret;
 }
 
-static int parse(int argc, char **argv, struct args *a)
+/*
+ * Each command takes the options it uses and no other: one it ignored
+ * would be accepted silently (`table -x` made the paper link's table).
+ */
+#define HOST_OPTS	"f:c:r:xs:g:k:S:E:T:K:"
+#define GEN_OPTS	"p:n:s:"
+#define RUN_OPTS	"P:a:m:L:" HOST_OPTS
+#define TRAIN_OPTS	"P:m:L:" HOST_OPTS
+#define TABLE_OPTS	"p:n:s:R:T:"
+
+static int parse(int argc, char **argv, const char *opts, struct args *a)
 {
 	double ms;
 	int o, ret;
@@ -78,7 +89,7 @@ static int parse(int argc, char **argv, struct args *a)
 	a->npages = 65536;
 	a->n = 8000000;
 	a->real_repeat = 16;
-	while ((o = getopt(argc, argv, "p:n:s:P:a:m:f:c:r:R:xg:k:S:E:T:K:L:")) != -1) {
+	while ((o = getopt(argc, argv, opts)) != -1) {
 		switch (o) {
 		case 'p': ret = num_uint(optarg, &a->npages); break;
 		case 'n': ret = num_u64(optarg, TRACE_MAX_RECS, &a->n); break;
@@ -148,7 +159,8 @@ static int cmd_gen(int argc, char **argv)
 	if (argc < 3 || (kind = gen_parse(argv[1])) < 0)
 		return usage();
 	optind = 3;
-	if (parse(argc, argv, &a))
+	/* an operand more would be ignored */
+	if (parse(argc, argv, GEN_OPTS, &a) || optind != argc)
 		return usage();
 	/* trace_load refuses more pages than records could name */
 	if (a.npages > a.n) {
@@ -176,10 +188,14 @@ static int cmd_run(int argc, char **argv, const char *model_out)
 	int ret;
 
 	optind = model_out ? 3 : 2;
-	if (parse(argc, argv, &a))
+	if (parse(argc, argv, model_out ? TRAIN_OPTS : RUN_OPTS, &a) ||
+	    optind != argc)
 		return usage();
-	if (model_out && a.c.kind < POL_BANDIT)
-		a.c.kind = POL_BANDIT;
+	/* what train saves is a bandit's learner: another policy has none */
+	if (model_out && a.c.kind < POL_BANDIT) {
+		fprintf(stderr, "indigo-sim: train: only the bandit policies learn a model\n");
+		return 2;
+	}
 	/* only the bandits load a model: any other policy would ignore it */
 	if (a.c.model_in && a.c.kind < POL_BANDIT) {
 		fprintf(stderr, "indigo-sim: -m: only the bandit policies load a model\n");
@@ -210,7 +226,7 @@ static int cmd_table(int argc, char **argv)
 	size_t len = 0;
 
 	optind = 2;
-	if (parse(argc, argv, &a))
+	if (parse(argc, argv, TABLE_OPTS, &a))
 		return usage();
 	for (i = 0; i < argc && len < sizeof(cmd); i++)
 		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, "%s%s",
