@@ -56,7 +56,8 @@ test "$rc" -ne 0 && test "$rc" -ne 124 || fail "repeat -1: exit $rc"
 if "$sim" run "$dir/p.trace" -f 0.25x 2>/dev/null; then fail "local fraction 0.25x accepted"; fi
 # one policy call per elapsed epoch: a vanishing epoch, or a migration that
 # stalls for ages, would never end
-for o in "-E 1e-300" "-g 1e19" "-k 1e300"; do
+# (nor one that overflows to infinity in ns: a scan that never marks)
+for o in "-E 1e-300" "-g 1e19" "-k 1e300" "-S 1e305" "-E 1e305"; do
 	rc=0; timeout 10 "$sim" run "$dir/p.trace" -P tpp $o 2>/dev/null || rc=$?
 	test "$rc" -ne 0 && test "$rc" -ne 124 || fail "$o: exit $rc"
 done

@@ -57,6 +57,23 @@ struct args {
 	unsigned int real_repeat;
 };
 
+/*
+ * Milliseconds typed, in ns: a finite number that overflows on the way
+ * (-S 1e305) is refused, not made infinite (an infinite scan period marks
+ * no page ever, so no policy could promote).
+ */
+static int num_ms(const char *s, double *ns)
+{
+	double ms;
+	int ret = num_double(s, &ms);
+
+	if (!ret && !isfinite(ms * 1e6))
+		ret = -ERANGE;
+	if (!ret)
+		*ns = ms * 1e6;
+	return ret;
+}
+
 static int num_uint(const char *s, unsigned int *v)
 {
 	uint64_t x;
@@ -79,7 +96,6 @@ static int num_uint(const char *s, unsigned int *v)
 
 static int parse(int argc, char **argv, const char *opts, struct args *a)
 {
-	double ms;
 	int o, ret;
 
 	sim_params_default(&a->p);
@@ -108,12 +124,10 @@ static int parse(int argc, char **argv, const char *opts, struct args *a)
 		case 'g': ret = num_double(optarg, &a->p.page_bytes); break;
 		case 'k': ret = num_double(optarg, &a->p.k_ns); break;
 		case 'S':
-			ret = num_double(optarg, &ms);
-			a->p.scan_period_ns = ms * 1e6;
+			ret = num_ms(optarg, &a->p.scan_period_ns);
 			break;
 		case 'E':
-			ret = num_double(optarg, &ms);
-			a->p.epoch_ns = ms * 1e6;
+			ret = num_ms(optarg, &a->p.epoch_ns);
 			break;
 		case 'L': ret = num_double(optarg, &a->c.residence); break;
 		case 'R':
