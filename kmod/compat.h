@@ -17,6 +17,7 @@
 
 #include <linux/mm.h>
 #include <linux/version.h>
+#include <net/genetlink.h>
 
 struct indigo_hook_site {
 	const char *symbol;
@@ -48,6 +49,16 @@ indigo_compat_vma(const struct indigo_hook_site *site, unsigned long arg1)
  * so the probes would register and never fire.
  */
 #define INDIGO_HAVE_HINTING_FAULTS IS_ENABLED(CONFIG_NUMA_BALANCING)
+
+/*
+ * Telemetry subscribers need CAP_NET_ADMIN (netlink.c): genetlink checks it
+ * for a group flagged so from 6.7 on, and in the 6.1 stable updates since
+ * its backport. Without the flag any user could read which pages other
+ * processes touch, so the module is not built rather than built open.
+ */
+#ifndef GENL_MCAST_CAP_NET_ADMIN
+#error "this kernel's genetlink lacks GENL_MCAST_CAP_NET_ADMIN: update it"
+#endif
 
 /* The hinting scan's marking: change_prot_numa(vma, start, end) in all. */
 #define INDIGO_MARK_SYMBOL "change_prot_numa"

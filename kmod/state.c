@@ -8,6 +8,8 @@
  * path runs with preemption off), and none holds them across a user copy,
  * which could itself take a hinting fault.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/cache.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
@@ -56,6 +58,7 @@ static void stats_free(void)
 int indigo_state_init(u32 max_pages, u32 cand_max)
 {
 	struct indigo_policy_rcu *pol;
+	size_t bytes;
 	u32 per_shard, i;
 
 	mutex_init(&indigo.policy_mutex);
@@ -72,7 +75,15 @@ int indigo_state_init(u32 max_pages, u32 cand_max)
 
 	per_shard = indigo_table_size(max_pages / INDIGO_SHARDS);
 	indigo.capacity = per_shard * INDIGO_SHARDS;
-	indigo.slots = vmalloc(array_size(indigo.capacity, sizeof(*indigo.slots)));
+	/* a table larger than the host can spare fails the load: the OOM killer
+	 * is not to make room for it
+	 */
+	bytes = array_size(indigo.capacity, sizeof(*indigo.slots));
+	indigo.slots = __vmalloc(bytes, GFP_KERNEL | __GFP_RETRY_MAYFAIL |
+				 __GFP_NOWARN);
+	if (!indigo.slots)
+		pr_err("no memory for a table of %u pages (%zu KiB): lower max_pages\n",
+		       indigo.capacity, bytes >> 10);
 	indigo.cand_max = cand_max;
 	indigo.cands = kvcalloc(cand_max, sizeof(*indigo.cands), GFP_KERNEL);
 	indigo.rate_hist = alloc_percpu(struct indigo_hist);

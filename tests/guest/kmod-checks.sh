@@ -56,6 +56,25 @@ if want params; then
 		fi
 	done
 
+	# a table larger than what is free (max_pages=2^25: 1 GiB) with the
+	# rest of memory held by a tmpfs file: the load fails with a message,
+	# where the OOM killer once ran to make room for it
+	avail=$(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo)
+	mkdir -p /hog && mount -t tmpfs -o size=$((avail - 512))m hog /hog &&
+		dd if=/dev/zero of=/hog/f bs=1M count=$((avail - 512)) 2>/dev/null
+	if insmod $KO max_pages=33554432 2>/dev/null; then
+		rmmod indigo
+		fail table-larger-than-free "loaded ($avail MiB available)"
+	elif dmesg | grep -q 'Out of memory'; then
+		fail table-larger-than-free "the OOM killer ran"
+	elif dmesg | tail -n 5 | grep -q 'indigo: no memory for a table of 33554432 pages'; then
+		pass table-larger-than-free
+	else
+		fail table-larger-than-free "no message in dmesg: $(dmesg | tail -n 3)"
+	fi
+	rm -f /hog/f
+	umount /hog
+
 	# marks=0: no probe on the NUMA scanner, rates from fault intervals
 	insmod $KO marks=0 && grep -q '^marks interval$' $D/stats &&
 		dmesg | tail -n 10 | grep -q 'indigo: no probe on change_prot_numa (marks=0)' &&
