@@ -221,13 +221,18 @@ static int __init indigo_init(void)
 	err = indigo_genl_init();
 	if (err)
 		goto err_epoch;
-	indigo_debugfs_init();
 	INIT_DELAYED_WORK(&indigo.epoch_work, epoch_work);
 	ep_prev_ns = ktime_get_ns();	/* ep_prev: the counters' zero */
 	schedule_delayed_work(&indigo.epoch_work, msecs_to_jiffies(epoch_ms));
 	err = indigo_hook_init();
 	if (err)
 		goto err_work;
+	/*
+	 * Last, once nothing can fail: a debugfs file opened while the load
+	 * fails would hold a module about to be freed, and the stats file
+	 * names the hook that indigo_hook_init() chose
+	 */
+	indigo_debugfs_init();
 	pr_info("far nodes %*pbl, %u pages tracked at most (%llu KiB), mode observe\n",
 		nodemask_pr_args(&indigo.far), indigo.capacity,
 		indigo_table_bytes() >> 10);
@@ -235,7 +240,6 @@ static int __init indigo_init(void)
 
 err_work:
 	cancel_delayed_work_sync(&indigo.epoch_work);
-	indigo_debugfs_exit();
 	indigo_genl_exit();
 err_epoch:
 	epoch_free();
@@ -246,13 +250,16 @@ err_state:
 
 static void __exit indigo_exit(void)
 {
+	indigo_debugfs_exit();
+	/* the probes' handlers, readers of the policy, are done on return */
 	indigo_hook_exit();
 	cancel_delayed_work_sync(&indigo.epoch_work);
-	indigo_debugfs_exit();
 	indigo_genl_exit();
 	epoch_free();
-	/* kfree_rcu'd policies of earlier sets must be gone first */
-	rcu_barrier();
+	/*
+	 * No rcu_barrier(): earlier policies are plain kmalloc memory that
+	 * kfree_rcu frees without calling into this module
+	 */
 	indigo_state_free();
 }
 
