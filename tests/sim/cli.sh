@@ -109,13 +109,18 @@ for pair in "d1/r.trace d2/r.trace" "d2/zipf.trace"; do
 	if grep -q '^table: ' "$dir/err"; then fail "table of $pair: runs started"; fi
 done
 test -z "$(ls "$dir/out")" || fail "a refused table wrote $(ls "$dir/out")"
-# the warm start's model cannot be saved: the error says which file and why
+# the warm start's model cannot be saved: the error says which file and why,
+# and the last results stay as they were (they were once cut short)
 mkdir -p "$dir/warm/.sim-warm.model"
+echo last >"$dir/warm/sim.md"
 if "$sim" table "$dir/warm" -p 512 -n 20000 -R 1 2>"$dir/err"; then
 	fail "table with an unsavable warm-start model succeeded"
 fi
 grep -q "warm start.*warm/.sim-warm.model: .*Is a directory" "$dir/err" ||
 	fail "warm start: $(tail -1 "$dir/err")"
+test "$(cat "$dir/warm/sim.md")" = last || fail "a failed table overwrote sim.md"
+test -z "$(ls "$dir/warm" | grep -v -x sim.md)" ||
+	fail "a failed table left $(ls "$dir/warm")"
 # an output directory that cannot be written is refused before the runs
 rc=0; timeout 10 "$sim" table "$dir/nosuch" 2>/dev/null || rc=$?
 test "$rc" -ne 0 && test "$rc" -ne 124 || fail "table into a missing directory: exit $rc"

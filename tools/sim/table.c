@@ -474,12 +474,67 @@ static void write_settle(FILE *f, const struct settle *st, int kind)
 			st->settle[k], k + 1 < GEN_PHASES ? ";" : ".\n");
 }
 
-static FILE *open_in(const char *dir, const char *name)
+/*
+ * The table's files, written as NAME.tmp and renamed over the last ones
+ * only once all are whole: a run that fails (a model that cannot be saved,
+ * a full disk) leaves the last results as they were.
+ */
+enum { OUT_MD, OUT_CSV, OUT_STALL, OUT_PHASE, OUT_N };
+static const char *const out_names[OUT_N] = {
+	"sim.md", "sim.csv", "sim-stall.dat", "sim-phase.dat",
+};
+
+static void out_path(char *path, size_t len, const char *dir, int i, bool tmp)
+{
+	snprintf(path, len, "%s/%s%s", dir, out_names[i], tmp ? ".tmp" : "");
+}
+
+static int outputs_open(const char *dir, FILE *f[OUT_N], char *err,
+			size_t errlen)
 {
 	char path[4096];
+	int i, ret;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return fopen(path, "w");
+	for (i = 0; i < OUT_N; i++) {
+		out_path(path, sizeof(path), dir, i, true);
+		f[i] = fopen(path, "w");
+		if (!f[i]) {
+			ret = -errno;
+			while (i-- > 0) {
+				fclose(f[i]);
+				out_path(path, sizeof(path), dir, i, true);
+				unlink(path);
+			}
+			return errbuf_set(err, errlen, ret, "%s: %s", path,
+					  strerror(-ret));
+		}
+	}
+	return 0;
+}
+
+/* Closes the files; with @keep (and every write whole), puts them in place. */
+static int outputs_close(const char *dir, FILE *f[OUT_N], bool keep,
+			 char *err, size_t errlen)
+{
+	char tmp[4096], path[4096];
+	int i, ret = 0;
+
+	for (i = 0; i < OUT_N; i++) {
+		out_path(tmp, sizeof(tmp), dir, i, true);
+		if ((ferror(f[i]) | fclose(f[i])) && keep && !ret)
+			ret = errbuf_set(err, errlen, errno ? -errno : -EIO,
+					 "%s: %s", tmp, strerror(errno ? errno : EIO));
+	}
+	for (i = 0; i < OUT_N; i++) {
+		out_path(tmp, sizeof(tmp), dir, i, true);
+		out_path(path, sizeof(path), dir, i, false);
+		if (!keep || ret)
+			unlink(tmp);
+		else if (rename(tmp, path))
+			ret = errbuf_set(err, errlen, -errno, "%s: %s", path,
+					 strerror(errno));
+	}
+	return ret;
 }
 
 static void write_stall_dat(FILE *f, const struct workload *w, size_t nw,
@@ -510,15 +565,20 @@ int table_make(const struct table_opts *o, FILE *log, char *err, size_t errlen)
 	struct workload *w;
 	struct scen *s, *st16 = NULL;
 	size_t nw, i, fi, ci;
-	FILE *md, *csv, *sdat, *pdat;
+	FILE *out[OUT_N], *md, *pdat;
 	double t0 = wall();
-	int ret;
+	int ret, cret;
 
 	if (err && errlen)
 		*err = '\0';
 	ret = load_workloads(o, &w, &nw, err, errlen);
 	if (ret)
 		return ret;
+	ret = outputs_open(o->outdir, out, err, errlen);
+	if (ret)
+		goto out_traces;
+	md = out[OUT_MD];
+	pdat = out[OUT_PHASE];
 	s = calloc(nw * NFRAC * NCONT, sizeof(*s));
 	st16 = calloc(GEN_COUNT * NFRAC * NCONT, sizeof(*st16));
 	if (!s || !st16) {
@@ -543,12 +603,6 @@ int table_make(const struct table_opts *o, FILE *log, char *err, size_t errlen)
 				ret = run_scen(&w[i], fracs[fi], conts[ci], o->threads, o->seed,
 					       &st16[(i * NFRAC + fi) * NCONT + ci], &sp);
 			}
-	md = ret ? NULL : open_in(o->outdir, "sim.md");
-	csv = ret ? NULL : open_in(o->outdir, "sim.csv");
-	sdat = ret ? NULL : open_in(o->outdir, "sim-stall.dat");
-	pdat = ret ? NULL : open_in(o->outdir, "sim-phase.dat");
-	if (!ret && (!md || !csv || !sdat || !pdat))
-		ret = -errno;
 	if (!ret)
 		ret = phase_run(&w[GEN_PHASE], o, POL_BANDIT, pdat, &st);
 	if (!ret)
@@ -588,21 +642,17 @@ int table_make(const struct table_opts *o, FILE *log, char *err, size_t errlen)
 			fprintf(md, "\n## Results with %u threads sharing the link\n", o->threads);
 			write_tables(md, w, GEN_COUNT, st16, o->threads);
 		}
-		write_csv(csv, w, nw, s);
-		write_stall_dat(sdat, w, nw, s);
+		write_csv(out[OUT_CSV], w, nw, s);
+		write_stall_dat(out[OUT_STALL], w, nw, s);
 		ret = warm_section(md, w, o, s, err, errlen);
 	}
-	if (md)
-		fclose(md);
-	if (csv)
-		fclose(csv);
-	if (sdat)
-		fclose(sdat);
-	if (pdat)
-		fclose(pdat);
 out:
+	cret = outputs_close(o->outdir, out, !ret, err, errlen);
+	if (!ret)
+		ret = cret;
 	free(s);
 	free(st16);
+out_traces:
 	for (i = 0; i < nw; i++)
 		trace_free(&w[i].t);
 	free(w);
