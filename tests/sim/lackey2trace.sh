@@ -68,4 +68,15 @@ FAKE_LACKEY='I  04000000,3\n L 10000000,8\n' PATH=$fake:$PATH CAPTURE_SECONDS=10
 	{ echo "capture.sh: a capture with a record failed" >&2; exit 1; }
 test "$(wc -c <"$fake/t/xz.trace")" -eq 40 ||
 	{ echo "capture.sh: xz.trace is not one record" >&2; exit 1; }
+# a redis server already on the capture's port would serve the benchmark
+# in the traced one's stead: refused, naming the port
+printf '#!/bin/sh\necho PONG\n' >"$fake/redis-cli"
+chmod +x "$fake/redis-cli"
+if PATH=$fake:$PATH CAPTURE_SECONDS=10 "$capture" "$bin" "$fake/r" redis \
+	2>"$fake/err" >/dev/null; then
+	echo "capture.sh: redis captured beside a server on its port" >&2
+	exit 1
+fi
+grep -q 'port 6399 is taken' "$fake/err" ||
+	{ echo "capture.sh: redis: $(cat "$fake/err")" >&2; exit 1; }
 echo "lackey2trace: ok"

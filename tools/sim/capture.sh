@@ -72,6 +72,11 @@ cap_sqlite() {
 
 cap_redis() {
 	local port=6399 cap load
+	# a server already there would answer the benchmark in its stead
+	if redis-cli -p $port ping >/dev/null 2>&1; then
+		echo "capture: redis: port $port is taken by another server" >&2
+		return 1
+	fi
 	( lackey redis redis-server --port $port --save '' --appendonly no ) &
 	cap=$!
 	# start-up under lackey takes a while; the load then runs until the
