@@ -245,6 +245,13 @@ static double progress_reward(struct epoch_state *s,
 	}
 	r = s->prog_mean > 0 ? fb->progress / s->prog_mean - 1 : 0;
 	s->prog_mean += EPOCH_PROG_EWMA * (fb->progress - s->prog_mean);
+	/*
+	 * Idle now: the EWMA would only decay, never to 0, and the work
+	 * resuming would read as a gain over a shrunken mean (+1 to whatever
+	 * arm is then in force); the next progress starts it afresh.
+	 */
+	if (!(fb->progress > 0))
+		s->have_prog_mean = false;
 	/* a restart after a pause is not a hundredfold gain of the arm */
 	return fmin(fmax(r, -1), 1);
 }

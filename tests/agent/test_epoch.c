@@ -362,6 +362,50 @@ START_TEST(feedback_rewards)
 END_TEST
 
 /*
+ * scale 0 across a pause: the drop to no progress is -1 once, the idle
+ * epochs after it 0, and the work resuming at its old pace 0, not +1
+ * over a mean that decayed while idle (0.9^20 of 1000 is 122: 1000
+ * against it is a "gain" of 7, clipped to 1).
+ */
+START_TEST(progress_restart_after_idle)
+{
+	struct epoch_params p = ref_params(CONFIG_LEARNER_LINUCB, 100);
+	struct ctx_epoch e = { .ms = 1000 };
+	struct epoch_feedback fb = {
+		.kind = EPOCH_FB_PROGRESS, .progress = 1000,
+	};
+	struct epoch_state s;
+	struct epoch_out o;
+	double x[CTX_DIM];
+	int i;
+
+	ck_assert_int_eq(epoch_init(&s, &p, NULL, NULL), 0);
+	ctx(x, 0.0);
+	for (i = 0; i < 5; i++) {
+		ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, i, &o), 0);
+		if (i)
+			ck_assert_double_eq(o.rec.reward, 0.0);
+	}
+	fb.progress = 0;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 5, &o), 0);
+	ck_assert_double_eq(o.rec.reward, -1.0);
+	for (i = 6; i < 26; i++) {
+		ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, i, &o), 0);
+		ck_assert_double_eq(o.rec.reward, 0.0);
+	}
+	fb.progress = 1000;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 26, &o), 0);
+	ck_assert_double_eq(o.rec.reward, 0.0);
+	ck_assert_double_eq(s.prog_mean, 1000.0);
+	/* and the mean goes on from there */
+	fb.progress = 1100;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 27, &o), 0);
+	ck_assert_double_eq_tol(o.rec.reward, 0.1, 1e-12);
+	epoch_free(&s);
+}
+END_TEST
+
+/*
  * The residence the cost-model reward credits: fixed, or Little's law on
  * the local tier's EWMAs. 100 promotions at p50 5000 mHz over a 1 s epoch
  * save 100 * 5 * 800e-9 s per second local and cost 100 * 2.32768 us.
@@ -686,6 +730,7 @@ static Suite *epoch_suite(void)
 	tcase_add_test(tc, learner_takes_over);
 	tcase_add_test(tc, watermark_is_the_floor);
 	tcase_add_test(tc, feedback_rewards);
+	tcase_add_test(tc, progress_restart_after_idle);
 	tcase_add_test(tc, executor_left_far_charged);
 	tcase_add_test(tc, left_far_charged);
 	tcase_add_test(tc, residence);
