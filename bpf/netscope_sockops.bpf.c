@@ -155,36 +155,47 @@ static __always_inline __u32 paced_clamp(__u64 share_Bps, __u32 rtt_min_us,
 /*
  * SO_MAX_PACING_RATE at the flow's share of @rate_Bps, returned; with no
  * rate, lifted only where Netscope set it: an application's own limit
- * (iperf3 --fq-rate) is not Netscope's to remove.
+ * (iperf3 --fq-rate) is not Netscope's to remove. That limit (@cur, what
+ * the socket holds where Netscope has not set it) stays the flow's
+ * ceiling while Netscope paces it, and is what a lift puts back.
  */
 static __u64 set_pacing(struct bpf_sock_ops *skops, struct ns_flow *fl,
-			const struct ns_cg_stats *st, __u64 rate_Bps)
+			const struct ns_cg_stats *st, __u64 rate_Bps, __u32 cur)
 {
 	/* small flows (requests, control connections) do not dilute the bulk
 	 * ones' shares */
 	__u64 n = fl->bulk && st->bulk_flows > 0 ? st->bulk_flows : 1;
 	__u64 share = rate_Bps / n;
-	__u32 val = ~0U;
+	__u32 own = fl->own_rate, val, cap;
 
 	if (!rate_Bps && !fl->paced)
 		return 0;
-	/* a share past 32 bits is held at their most, not wrapped */
-	if (rate_Bps)
-		val = share < NS_SHARE_MAX ? share : NS_SHARE_MAX;
+	/* not yet paced by Netscope, or the application set another since */
+	if (!fl->paced || cur != fl->set_rate)
+		own = cur;
+	val = own;
+	if (rate_Bps) {
+		/* a share past 32 bits is held at their most, not wrapped */
+		cap = share < NS_SHARE_MAX ? share : NS_SHARE_MAX;
+		if (cap < val)
+			val = cap;
+	}
 	bpf_setsockopt(skops, SOL_SOCKET, SO_MAX_PACING_RATE, &val, sizeof(val));
 	fl->paced = !!rate_Bps;
+	fl->own_rate = own;
+	fl->set_rate = val;
 	fl->split = n;
 	return rate_Bps ? val : 0;
 }
 
 static void apply_policy(struct bpf_sock_ops *skops, struct ns_flow *fl,
-			 const struct ns_cg_stats *st)
+			 const struct ns_cg_stats *st, struct tcp_sock *tp)
 {
 	/* context fields read once: see on_rtt() */
 	__u32 rtt_min = skops->rtt_min, mss = skops->mss_cache;
 	char cur[NS_CC_NAME_MAX] = {};
 	struct ns_policy *p, pol;
-	__u32 clamp, gen;
+	__u32 clamp, gen, max_pacing;
 	__u64 share;
 	int val;
 
@@ -210,7 +221,11 @@ static void apply_policy(struct bpf_sock_ops *skops, struct ns_flow *fl,
 	     !cc_is(cur, pol.cc)))
 		bpf_setsockopt(skops, SOL_TCP, TCP_CONGESTION, pol.cc,
 			       sizeof(pol.cc));
-	share = set_pacing(skops, fl, st, pol.rate_Bps);
+	/* the socket's pacing limit in SO_MAX_PACING_RATE's 32 bits (~0U:
+	 * none; an application's 64-bit one past them reads as none) */
+	share = BPF_CORE_READ(tp, inet_conn.icsk_inet.sk.sk_max_pacing_rate);
+	max_pacing = share < ~0U ? share : ~0U;
+	share = set_pacing(skops, fl, st, pol.rate_Bps, max_pacing);
 	/* from the start: the kernel does not shrink a window to a new clamp,
 	 * it only stops its growth (the initial window, 10, stays) */
 	clamp = pol.cwnd_clamp;
@@ -349,7 +364,7 @@ static void on_established(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	bpf_sock_ops_cb_flags_set(skops, skops->bpf_sock_ops_cb_flags |
 				  BPF_SOCK_OPS_RTT_CB_FLAG |
 				  BPF_SOCK_OPS_STATE_CB_FLAG);
-	apply_policy(skops, fl, st);
+	apply_policy(skops, fl, st, tp);
 }
 
 static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
@@ -410,7 +425,7 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	if (fl->bulk && fl->paced && st->bulk_flows > 0 &&
 	    fl->split != st->bulk_flows)
 		fl->gen = 0;
-	apply_policy(skops, fl, st);
+	apply_policy(skops, fl, st, tp);
 }
 
 static void on_state(struct bpf_sock_ops *skops, struct bpf_sock *sk,

@@ -51,6 +51,7 @@ struct dst_entry {
 struct sock {
 	struct sock_cgroup_data sk_cgrp_data;
 	struct dst_entry *sk_dst_cache;
+	unsigned long sk_max_pacing_rate;
 };
 
 struct inet_sock {

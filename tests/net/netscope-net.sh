@@ -14,7 +14,8 @@
 #      and three together; its window clamped near its share's
 #      bandwidth-delay product; a
 #      policy set after a clear reaches running flows; a policy without a
-#      rate leaves an application's own pacing limit
+#      rate leaves an application's own pacing limit, one with a rate
+#      does not raise it, and a clear puts it back
 #   4. ss -ti shows the congestion control the policy chose; a paced flow
 #      established without an RTT sample gets its clamp from its first one
 #   5. the "netscope" CC registers, carries a transfer within the window
@@ -355,6 +356,24 @@ rm -f "$LOG.bps"
 [ "$pace" = 30000000 ] || die "iperf3 --fq-rate 30M flow's pacing limit $pace under a policy without a rate"
 jq -e -n "$bps < 30e6 * 1.1" >/dev/null || die "iperf3 --fq-rate 30M carried $bps bit/s"
 pass "a policy without a rate keeps the application's pacing: $(jq -n "$bps/1e6|floor") Mbit/s at --fq-rate 30M"
+# a policy's rate above the application's own limit does not raise it,
+# one below it holds, and a clear puts the application's own back
+"$INDIGOCTL" netscope set "$BULK" rate_mbit=60 cc=cubic
+server 5201
+bulk "$BULK" 5 --fq-rate 30M >/dev/null &
+sleep 1.5
+pace0=$(flow_max_pacing)
+"$INDIGOCTL" netscope set "$BULK" rate_mbit=20
+sleep 1
+pace1=$(flow_max_pacing)
+"$INDIGOCTL" netscope clear "$BULK"
+sleep 1
+pace2=$(flow_max_pacing)
+wait $!
+[ "$pace0 $pace1 $pace2" = "30000000 20000000 30000000" ] ||
+	die "iperf3 --fq-rate 30M flow's pacing $pace0, $pace1, $pace2 bit/s under policies of 60 and 20 Mbit/s and a clear"
+pass "the application's own pacing limit stays its ceiling and comes back: $pace0, $pace1, $pace2 bit/s"
+"$INDIGOCTL" netscope set "$BULK" rate_mbit=0 cc=cubic
 
 # a passive flow established without an RTT sample (a SYN cookie, no
 # timestamps) gets its clamp from its first sample, not ~4 segments from an

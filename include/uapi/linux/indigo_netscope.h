@@ -103,9 +103,12 @@ struct ns_policy {
 					 * SO_MAX_PACING_RATE (a flow is paced
 					 * at its share once it is bulk, at the
 					 * whole rate before; a share takes 32
-					 * bits, NS_SHARE_MAX at most); 0: not
-					 * paced by Netscope (a rate it set is
-					 * lifted, the application's own kept);
+					 * bits, NS_SHARE_MAX at most), or at
+					 * the application's own
+					 * SO_MAX_PACING_RATE where that is
+					 * lower; 0: not paced by Netscope (a
+					 * rate it set is lifted, the
+					 * application's own kept or put back);
 					 * 64 bits: past 34 Gbit/s, 32 wrap */
 	__u32 cwnd_clamp;		/* segments; 0: a paced flow's
 					 * window is held to its pacing
@@ -183,6 +186,13 @@ struct ns_flow {
 					 * sample counted: each sample once */
 	__u32 epoch;			/* the count_epoch it is counted in;
 					 * 0: none */
+	__u32 own_rate;			/* while paced: the application's own
+					 * SO_MAX_PACING_RATE (~0U: none), its
+					 * ceiling, put back when Netscope
+					 * lifts its rate */
+	__u32 set_rate;			/* while paced: the one Netscope set
+					 * last; another found there is one the
+					 * application set since, its own */
 };
 
 /* A prefix of peer addresses: IPv6, or IPv4 mapped (::ffff:a.b.c.d/96+n). */
