@@ -193,9 +193,16 @@ static bool follow_cgroup(struct ns_agent *a, struct ns_ctl_app *c)
 	}
 	if (id == c->cgid)
 		return true;
-	/* the old one, if it lives on elsewhere, is no longer this
-	 * controller's: its flows lift what it set */
-	ns_policy_release_one(&a->maps, c->cgid, a->owner);
+	/* the old one gone (a service restarted), its entries go with it:
+	 * measure_link() drops only those of cgroups in ns_cg_stats, where
+	 * one whose flows never came has none, and its ns_policy and ns_ctrl
+	 * entries would stay at every restart until the maps were full; if it
+	 * lives on elsewhere, it is no longer this controller's: its flows
+	 * lift what it set */
+	if (a->cgroot_fd >= 0 && !ns_cgroup_alive(a->cgroot_fd, c->cgid))
+		ns_maps_forget(&a->maps, c->cgid);
+	else
+		ns_policy_release_one(&a->maps, c->cgid, a->owner);
 	c->cgid = id;
 	c->have_prev = false;
 	return true;

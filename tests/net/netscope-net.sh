@@ -733,17 +733,29 @@ policy_cc() {
 	done
 	ns_json_get "$1" .policy.cc
 }
-start_agent --app "$REC" --cc cubic --interval-ms 100
+# QUIET: an application that has had no flow (no ns_cg_stats entry)
+QUIET=$(ns_cgroup quiet)
+start_agent --app "$REC" --app "$QUIET" --cc cubic --interval-ms 100
 server 5209
 bulk "$REC" 1 -p 5209 >/dev/null
 [ "$(policy_cc "$REC")" = cubic ] || die "the controller set no policy for $REC"
 old=$(stat -c %i "$REC")
-rmdir "$REC"
-mkdir "$REC"
+oldq=$(stat -c %i "$QUIET")
+# shellcheck disable=SC2046
+bpftool map lookup pinned "$NS_PINS/ns_policy" key hex $(le 8 "$oldq") >/dev/null ||
+	die "the controller set no policy for $QUIET"
+rmdir "$REC" "$QUIET"
+mkdir "$REC" "$QUIET"
 [ "$(stat -c %i "$REC")" != "$old" ] || die "$REC made again kept its id $old"
 server 5210
 bulk "$REC" 1 -p 5210 >/dev/null
 [ "$(policy_cc "$REC")" = cubic ] || die "$REC made again: no policy for its new id"
+# the gone one's entries go, not only where ns_cg_stats had one for it
+for m in ns_policy ns_ctrl; do
+	# shellcheck disable=SC2046
+	! bpftool map lookup pinned "$NS_PINS/$m" key hex $(le 8 "$oldq") >/dev/null 2>&1 ||
+		die "$m keeps an entry of $QUIET's gone cgroup $oldq"
+done
 stop_agent
-pass "a cgroup removed and made again at the app's path is controlled under its new id"
+pass "a cgroup removed and made again at the app's path is controlled under its new id; the gone one's entries went"
 say "netscope-net: all passed"

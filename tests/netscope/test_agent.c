@@ -26,6 +26,8 @@ static struct ns_ctrl ctrl_last;	/* what the last put wrote */
 static int keys_err;		/* what ns_stats_keys() fails with, 0: none */
 static int keys_n = 1;		/* how many cgroups ns_cg_stats holds */
 static uint64_t gone_key;	/* a cgroup that is gone, 0: none */
+static uint64_t path_id = 1;	/* the cgroup the application's path names */
+static uint64_t forgot, released;	/* the last ones dropped, released */
 
 int ns_stats_get(const struct ns_maps *m, uint64_t cgid, struct ns_cg_stats *s)
 {
@@ -60,6 +62,7 @@ int ns_policy_release(const struct ns_maps *m, uint32_t owner)
 int ns_policy_release_one(const struct ns_maps *m, uint64_t cgid,
 			  uint32_t owner)
 {
+	released = cgid;
 	return 0;
 }
 
@@ -70,6 +73,7 @@ int ns_link_view_put(const struct ns_maps *m, const struct ns_link_view *v)
 
 void ns_maps_forget(const struct ns_maps *m, uint64_t cgid)
 {
+	forgot = cgid;
 }
 
 int ns_stats_keys(const struct ns_maps *m, uint64_t *keys)
@@ -85,7 +89,7 @@ int ns_stats_keys(const struct ns_maps *m, uint64_t *keys)
 
 int ns_cgroup_id(const char *path, uint64_t *id)
 {
-	*id = 1;
+	*id = path_id;
 	return 0;
 }
 
@@ -137,6 +141,8 @@ static void setup(void)
 	keys_err = 0;
 	keys_n = 1;
 	gone_key = 0;
+	path_id = 1;
+	forgot = released = 0;
 }
 
 static void teardown(void)
@@ -291,6 +297,37 @@ START_TEST(full_stats_map_is_reported)
 }
 END_TEST
 
+/* an application's cgroup made again at its path (a service restarted):
+ * the old one is gone, and its entries go with it, not only those of one
+ * with flows, which measure_link() finds in ns_cg_stats (one without left
+ * a neutral ns_policy and its ns_ctrl entry behind at every restart, until
+ * the maps were full); one that lives on elsewhere is released */
+START_TEST(gone_cgroup_followed_is_forgotten)
+{
+	struct ns_agent *a = agent_new();
+	const char *why = NULL;
+
+	figure("100\n");
+	a->cgroot_fd = 0;	/* gone cgroups can be told */
+	path_id = 2;
+	gone_key = 1;
+	ck_assert_int_eq(step_app(a, &a->apps[0], 0.2, &why), 0);
+	ck_assert_uint_eq(a->apps[0].cgid, 2);
+	ck_assert_uint_eq(forgot, 1);
+	ck_assert_uint_ne(released, 1);
+	/* moved (renamed), not gone: no longer its, released */
+	path_id = 3;
+	gone_key = 0;
+	forgot = 0;
+	ck_assert_int_eq(step_app(a, &a->apps[0], 0.2, &why), 0);
+	ck_assert_uint_eq(a->apps[0].cgid, 3);
+	ck_assert_uint_eq(released, 2);
+	ck_assert_uint_eq(forgot, 0);
+	a->cgroot_fd = -1;
+	free(a);
+}
+END_TEST
+
 /* A slope of any size (delays that hardly varied) is shown held, not as
  * a float past 32 bits converted */
 START_TEST(huge_slope_is_held_in_the_ctrl_map)
@@ -323,6 +360,7 @@ int main(void)
 	tcase_add_test(tc, unlisted_interval_is_not_half_as_long);
 	tcase_add_test(tc, full_stats_map_is_reported);
 	tcase_add_test(tc, huge_slope_is_held_in_the_ctrl_map);
+	tcase_add_test(tc, gone_cgroup_followed_is_forgotten);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
