@@ -143,6 +143,9 @@ int cm_rate_cap(const struct cm_link *l, double share, uint32_t *pps)
 	if (!positive(share) || share > 1.0)
 		return -EINVAL;
 	cap = clamp_u32(floor(share * l->bandwidth / l->page_bytes));
+	/* above its maximum the module would refuse the arm's whole policy */
+	if (cap > CM_RATE_CAP_MAX)
+		cap = CM_RATE_CAP_MAX;
 	/* 0 would switch the module's cap off: the opposite of what we want */
 	*pps = cap ? cap : 1;
 	return 0;

@@ -93,9 +93,17 @@ int cm_epoch_reward_rates(const struct cm_link *l, const double *rates, size_t n
 			  double local_s, double *reward_s);
 
 /*
+ * The largest rate cap the module takes: SET_POLICY refuses a larger
+ * INDIGO_A_POLICY_RATE_CAP with ERANGE, and with it the whole policy
+ * (include/uapi/linux/indigo.h).
+ */
+#define CM_RATE_CAP_MAX	100000000U
+
+/*
  * Promotions per second that use at most @share (0 < share <= 1) of the
  * available bandwidth: floor(share * bandwidth / page_bytes), clamped to
- * [1, UINT32_MAX]. Never 0, because the module reads a cap of 0 as "no cap".
+ * [1, CM_RATE_CAP_MAX]. Never 0, because the module reads a cap of 0 as
+ * "no cap".
  */
 int cm_rate_cap(const struct cm_link *l, double share, uint32_t *pps);
 

@@ -242,10 +242,20 @@ START_TEST(rate_cap)
 	/* a tiny share floors to 0, which the module would read as "no cap" */
 	ck_assert_int_eq(cm_rate_cap(&l, 1e-12, &cap), 0);
 	ck_assert_uint_eq(cap, 1);
-	/* absurd bandwidth saturates */
+	/*
+	 * The largest link the configuration takes (link.bandwidth_gbps =
+	 * 10000) at half of it: 1.25e12 * 0.5 / 4096 = 152587890 pages/s,
+	 * above what the module's SET_POLICY takes (100000000, else ERANGE
+	 * for the whole policy): the cap stops at the module's maximum.
+	 */
+	l.bandwidth = cm_gbps_to_bytes_per_s(10000);
+	ck_assert_int_eq(cm_rate_cap(&l, 0.5, &cap), 0);
+	ck_assert_uint_eq(cap, 100000000);
+	ck_assert_uint_eq(cap, CM_RATE_CAP_MAX);
+	/* absurd bandwidth saturates there too */
 	l.bandwidth = 1e30;
 	ck_assert_int_eq(cm_rate_cap(&l, 1.0, &cap), 0);
-	ck_assert_uint_eq(cap, UINT32_MAX);
+	ck_assert_uint_eq(cap, CM_RATE_CAP_MAX);
 }
 END_TEST
 
