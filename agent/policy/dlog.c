@@ -20,6 +20,7 @@
 
 struct dlog {
 	int fd;			/* -1 after a failed rotation: reopen */
+	bool torn;		/* the file may end in a cut-off line */
 	char *path;
 	char *rot;		/* room for "path.N" */
 	size_t rotlen;
@@ -38,8 +39,17 @@ struct dlog_reader {
 
 static int open_log(struct dlog *l)
 {
-	l->fd = open(l->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
-	return l->fd < 0 ? -errno : 0;
+	struct stat st;
+	char last;
+
+	/* read too: the last byte tells whether the file ends a line */
+	l->fd = open(l->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+	if (l->fd < 0)
+		return -errno;
+	/* a crash, or a full disk before a restart, may have cut it short */
+	l->torn = !fstat(l->fd, &st) && st.st_size > 0 &&
+		  pread(l->fd, &last, 1, st.st_size - 1) == 1 && last != '\n';
+	return 0;
 }
 
 int dlog_open(struct dlog **out, const char *path, uint64_t max_bytes,
@@ -203,15 +213,20 @@ fail:
 	return NULL;
 }
 
-/* One write for the line and its newline; O_APPEND keeps it whole. */
-static int write_line(int fd, const char *s, size_t len)
+/*
+ * One write for the line and its newline; O_APPEND keeps it whole. After
+ * a cut-off line (@torn) a newline first ends it, so that it does not
+ * take this line with it.
+ */
+static int write_line(int fd, bool torn, const char *s, size_t len)
 {
-	struct iovec iov[2] = {
+	struct iovec iov[3] = {
+		{ .iov_base = "\n", .iov_len = 1 },
 		{ .iov_base = (void *)s, .iov_len = len },
 		{ .iov_base = "\n", .iov_len = 1 },
 	};
-	struct iovec *v = iov;
-	int cnt = 2;
+	struct iovec *v = torn ? iov : iov + 1;
+	int cnt = torn ? 3 : 2;
 
 	while (cnt) {
 		ssize_t n = writev(fd, v, cnt);
@@ -255,6 +270,27 @@ static int make_room(struct dlog *l, size_t len)
 	return 0;
 }
 
+/*
+ * Writes one line. A write that stops part way (disk full, the file size
+ * limit) leaves part of a line that the next record would be appended to,
+ * and both would read as one malformed line: the part is cut off again, or
+ * where that fails too, the next record starts on a line of its own.
+ */
+static int write_record(struct dlog *l, const char *s, size_t len)
+{
+	struct stat st;
+	int ret;
+
+	if (fstat(l->fd, &st))
+		return -errno;
+	ret = write_line(l->fd, l->torn, s, len);
+	if (!ret)
+		l->torn = false;
+	else if (ftruncate(l->fd, st.st_size))
+		l->torn = true;
+	return ret;
+}
+
 int dlog_append(struct dlog *l, const struct dlog_rec *r)
 {
 	const char *s;
@@ -272,7 +308,7 @@ int dlog_append(struct dlog *l, const struct dlog_rec *r)
 					      &len);
 	ret = s ? make_room(l, len + 1) : -ENOMEM;
 	if (!ret)
-		ret = write_line(l->fd, s, len);
+		ret = write_record(l, s, len);
 	json_object_put(o);
 	return ret;
 }

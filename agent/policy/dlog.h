@@ -64,6 +64,8 @@ int dlog_open(struct dlog **out, const char *path, uint64_t max_bytes,
  * that cannot be read back (non-finite numbers, propensity outside (0, 1],
  * too much context, learner not a terminated string); nothing is written
  * then. After a failed rotation or reopen, the next append tries again.
+ * What a failed write left of its line is cut off again; a file found
+ * ending in part of a line gets a newline before the next record.
  */
 int dlog_append(struct dlog *l, const struct dlog_rec *r);
 

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -441,6 +443,85 @@ START_TEST(rotation_failure_recovers)
 }
 END_TEST
 
+/*
+ * A write cut short (here by the file size limit, on a host by a full
+ * disk) fails, and the next record, once there is room, reads back: it is
+ * not appended to the part of a line the failed write left.
+ */
+START_TEST(cut_write_spares_next)
+{
+	struct dlog_rec r1 = mkrec(1), r2 = mkrec(2), r3 = mkrec(3), out;
+	struct dlog_reader *rd;
+	struct rlimit old, lim;
+	struct tdir t;
+	struct dlog *l;
+	long long L;
+	int ret;
+
+	tdir_make(&t);
+	L = line_len(&t);
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	if (old.rlim_max != RLIM_INFINITY && old.rlim_max < (rlim_t)(3 * L)) {
+		tdir_remove(&t);
+		return;		/* no room to raise the limit back */
+	}
+	ck_assert(signal(SIGXFSZ, SIG_IGN) != SIG_ERR);
+	ck_assert_int_eq(dlog_open(&l, t.log, 0, 1), 0);
+	ck_assert_int_eq(dlog_append(l, &r1), 0);
+	/* room for 10 bytes of the second line */
+	lim = old;
+	lim.rlim_cur = (rlim_t)L + 10;
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	ret = dlog_append(l, &r2);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+	ck_assert_int_eq(ret, -EFBIG);
+	ck_assert_int_eq(dlog_append(l, &r3), 0);
+	ck_assert_int_eq(dlog_close(l), 0);
+	signal(SIGXFSZ, SIG_DFL);
+
+	ck_assert_int_eq(dlog_reader_open(&rd, t.log), 0);
+	ck_assert_int_eq(dlog_reader_next(rd, &out), 1);
+	assert_rec_eq(&out, &r1);
+	ck_assert_int_eq(dlog_reader_next(rd, &out), 1);
+	assert_rec_eq(&out, &r3);
+	ck_assert_int_eq(dlog_reader_next(rd, &out), 0);
+	ck_assert_uint_eq(dlog_reader_malformed(rd), 0);
+	dlog_reader_close(rd);
+	ck_assert_int_eq(fsize(t.log), 2 * L);
+	tdir_remove(&t);
+}
+END_TEST
+
+/*
+ * A log that ends in a cut-off line (a crash, a write cut short before a
+ * restart): the first record appended starts a line of its own.
+ */
+START_TEST(opened_after_cut)
+{
+	static const char cut[] = "{\"epoch\":7,\"ts\":17";
+	struct dlog_rec r = mkrec(8), out;
+	struct dlog_reader *rd;
+	struct tdir t;
+	struct dlog *l;
+
+	tdir_make(&t);
+	write_text(t.log, cut, strlen(cut));
+	ck_assert_int_eq(dlog_open(&l, t.log, 0, 1), 0);
+	ck_assert_int_eq(dlog_append(l, &r), 0);
+	ck_assert_int_eq(dlog_append(l, &r), 0);
+	ck_assert_int_eq(dlog_close(l), 0);
+	ck_assert_int_eq(dlog_reader_open(&rd, t.log), 0);
+	ck_assert_int_eq(dlog_reader_next(rd, &out), 1);
+	assert_rec_eq(&out, &r);
+	ck_assert_uint_eq(dlog_reader_line(rd), 2);
+	ck_assert_int_eq(dlog_reader_next(rd, &out), 1);
+	ck_assert_int_eq(dlog_reader_next(rd, &out), 0);
+	ck_assert_uint_eq(dlog_reader_malformed(rd), 1);
+	dlog_reader_close(rd);
+	tdir_remove(&t);
+}
+END_TEST
+
 START_TEST(malformed_counted)
 {
 	static const char good[] =
@@ -578,6 +659,8 @@ static Suite *dlog_suite(void)
 	tcase_add_test(tc, rotation_keep_zero_and_off);
 	tcase_add_test(tc, reopen_and_oversized);
 	tcase_add_test(tc, rotation_failure_recovers);
+	tcase_add_test(tc, cut_write_spares_next);
+	tcase_add_test(tc, opened_after_cut);
 	tcase_add_test(tc, malformed_counted);
 	tcase_add_loop_test(tc, parse_rejects, 0, ARRAY_SIZE(bad_lines));
 	tcase_add_test(tc, parse_accepts);
