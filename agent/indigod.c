@@ -502,6 +502,8 @@ static int run(struct daemon *d)
 			ret = modlink_get_policy(d->ml, &pol, &gen);
 			if (ret)
 				link_close(d, ret);
+			else	/* epochs up to a minute apart: stay fresh */
+				write_state(d);
 		}
 	}
 	return 0;

@@ -291,9 +291,10 @@ static void link_now(const struct daemon *d, struct ctx_link *link)
 }
 
 /*
- * Metrics and state file, each epoch and, without the module (no epochs
- * then), each connection attempt: the file must say so, and stay fresh,
- * for indigoctl status judges the agent gone by its age.
+ * Metrics and state file, each epoch (one that fails too), each probe of a
+ * quiet module and, without the module (no epochs then), each connection
+ * attempt: the file must say so, and stay fresh, for indigoctl status
+ * judges the agent gone by its age.
  */
 void write_state(const struct daemon *d)
 {
@@ -336,6 +337,7 @@ void on_epoch(const struct modlink_epoch *m, void *arg)
 		ret = epoch_step_fb(&d->es, &e, &fb, x, now_s(), &o);
 	if (ret) {
 		logmsg(LOG_ERR, "epoch %" PRIu64 ": %s", e.seq, strerror(-ret));
+		write_state(d);
 		return;
 	}
 	d->epochs++;

@@ -315,6 +315,21 @@ case "$res" in *" received=200000 lost=0 "*) pass emit-delivers ;; *) fail emit-
 ! echo bogus >$D/emit 2>/dev/null && ! echo 999999999999 >$D/emit 2>/dev/null &&
 	pass emit-refuses-bad || fail emit-refuses-bad "accepted"
 
+# epochs a minute apart (epoch_ms=60000, the module's most): between them
+# the agent's state stays fresh, where none was written before the first
+# epoch and indigoctl status then read the agent as gone
+rmmod indigo
+insmod $KO epoch_ms=60000
+indigod -c /tmp/indigod.conf --set agent.status_path=/tmp/status-long.json \
+	2>/tmp/agent-long.log &
+AG=$!
+sleep 8
+indigoctl --json --status-file /tmp/status-long.json status >/tmp/status-long.txt 2>&1
+grep -q '"running": *true' /tmp/status-long.txt && pass state-fresh-between-epochs ||
+	fail state-fresh-between-epochs "$(head -c 300 /tmp/status-long.txt)"
+kill -TERM $AG
+wait $AG
+
 echo "--- agent log"
 cat /tmp/agent.log | head -n 40
 echo "--- agent log, executor agent"
