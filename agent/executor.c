@@ -178,6 +178,7 @@ static int move_batch(struct executor *x, const struct promote_cand *c,
 
 		if (x->status[i] == x->nodes[i]) {
 			x->t.moved += promote_pages(p);
+			x->t.moves++;
 			x->t.rate_sum_hz += p->rate_mhz / 1000.0;
 		} else {
 			x->t.failed += promote_pages(p);

@@ -23,6 +23,8 @@ struct executor;
 /* What the executor did since the last executor_take(). */
 struct exec_totals {
 	uint64_t moved;			/* base pages now on a near node */
+	uint64_t moves;			/* the migrations that moved them: a
+					 * huge page is one */
 	double rate_sum_hz;		/* their (huge) pages' access rates,
 					 * summed */
 	uint64_t tried, failed;		/* base pages asked for, not moved */

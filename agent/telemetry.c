@@ -206,6 +206,7 @@ static void feedback(struct daemon *d, struct epoch_feedback *fb)
 		d->agent_held += t.held;
 		fb->kind = EPOCH_FB_PROMOTED;
 		fb->npromoted = t.moved;
+		fb->nmoves = t.moves;
 		fb->rate_sum_hz = t.rate_sum_hz;
 	}
 	if (d->cfg.reward.source == CONFIG_REWARD_PROGRESS)

@@ -95,8 +95,9 @@ int cm_breakeven_rate(const struct cm_link *l, double dt_s, double *rate)
 	return 0;
 }
 
-int cm_epoch_reward(const struct cm_link *l, double rate_sum, uint64_t npromoted,
-		    double local_s, double *reward_s)
+int cm_epoch_reward_moves(const struct cm_link *l, double rate_sum,
+			  uint64_t nmoves, uint64_t npages, double local_s,
+			  double *reward_s)
 {
 	int err = cm_link_check(l);
 
@@ -105,8 +106,16 @@ int cm_epoch_reward(const struct cm_link *l, double rate_sum, uint64_t npromoted
 	if (!nonnegative(rate_sum) || !nonnegative(local_s))
 		return -EINVAL;
 	*reward_s = rate_sum * dlat_s(l) * local_s -
-		    (double)npromoted * cost_s(l);
+		    (double)npages * l->page_bytes / l->bandwidth -
+		    (double)nmoves * l->k_ns / NS_PER_S;
 	return 0;
+}
+
+int cm_epoch_reward(const struct cm_link *l, double rate_sum, uint64_t npromoted,
+		    double local_s, double *reward_s)
+{
+	return cm_epoch_reward_moves(l, rate_sum, npromoted, npromoted,
+				     local_s, reward_s);
 }
 
 int cm_epoch_reward_rates(const struct cm_link *l, const double *rates, size_t n,

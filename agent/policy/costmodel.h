@@ -88,6 +88,15 @@ int cm_breakeven_rate(const struct cm_link *l, double dt_s, double *rate);
 int cm_epoch_reward(const struct cm_link *l, double rate_sum, uint64_t npromoted,
 		    double local_s, double *reward_s);
 
+/*
+ * The same for @nmoves migrations that moved @npages base pages in all (a
+ * huge page is one migration of many): each migration costs k once, each
+ * page its transfer. cm_epoch_reward() is the case of one page a move.
+ */
+int cm_epoch_reward_moves(const struct cm_link *l, double rate_sum,
+			  uint64_t nmoves, uint64_t npages, double local_s,
+			  double *reward_s);
+
 /* The same from the promoted pages' individual rates (accesses/s). */
 int cm_epoch_reward_rates(const struct cm_link *l, const double *rates, size_t n,
 			  double local_s, double *reward_s);

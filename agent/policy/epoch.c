@@ -194,13 +194,16 @@ static int promoted_reward(const struct epoch_state *s,
 			   const struct epoch_feedback *fb, double local_s,
 			   double dt_s, double *reward)
 {
+	/* faults and k count migrations, a huge page's one; its transfer
+	 * is all its pages' */
+	uint64_t moves = fb->nmoves ? fb->nmoves : fb->npromoted;
 	double cost;
 	int ret;
 
-	ret = cm_epoch_reward(&s->p.link, fb->rate_sum_hz, fb->npromoted,
-			      local_s, reward);
+	ret = cm_epoch_reward_moves(&s->p.link, fb->rate_sum_hz, moves,
+				    fb->npromoted, local_s, reward);
 	if (!ret)
-		ret = left_far_cost(s, e, fb->npromoted, dt_s, &cost);
+		ret = left_far_cost(s, e, moves, dt_s, &cost);
 	if (!ret)
 		*reward -= cost;
 	return ret;
@@ -218,7 +221,8 @@ static bool feedback_ok(const struct epoch_feedback *fb)
 	case EPOCH_FB_NONE:
 		return true;
 	case EPOCH_FB_PROMOTED:
-		return isfinite(fb->rate_sum_hz) && fb->rate_sum_hz >= 0;
+		return isfinite(fb->rate_sum_hz) && fb->rate_sum_hz >= 0 &&
+		       fb->nmoves <= fb->npromoted;
 	case EPOCH_FB_PROGRESS:
 		return isfinite(fb->progress) && fb->progress >= 0 &&
 		       isfinite(fb->progress_scale) && fb->progress_scale >= 0;

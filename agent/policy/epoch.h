@@ -30,8 +30,10 @@
  *	counters) R is one epoch;
  *	When the caller knows better (struct epoch_feedback), the reward is
  *	instead the cost model on the pages the agent itself promoted, with
- *	their own rates (executor "agent"), or the application's progress
- *	per second divided by a scale (reward source "progress"), or with
+ *	their own rates (executor "agent": cm_epoch_reward_moves, a huge
+ *	page one migration of its pages, and one fault off those left), or
+ *	the application's progress per second divided by a scale (reward
+ *	source "progress"), or with
  *	scale 0 its gain over its running mean (progress / mean - 1, within
  *	[-1, 1], the mean an EWMA of weight EPOCH_PROG_EWMA, started afresh
  *	at the first progress after none): centred and free of the
@@ -166,7 +168,10 @@ enum epoch_fb_kind {
 
 struct epoch_feedback {
 	int kind;			/* enum epoch_fb_kind */
-	uint64_t npromoted;		/* EPOCH_FB_PROMOTED */
+	uint64_t npromoted;		/* EPOCH_FB_PROMOTED: base pages */
+	uint64_t nmoves;		/*   the migrations that moved them (a
+					 * huge page is one of many pages),
+					 * at most npromoted; 0: one a page */
 	double rate_sum_hz;		/*   their access rates, summed */
 	double progress;		/* EPOCH_FB_PROGRESS: units per second */
 	double progress_scale;		/*   units per second worth 1; 0: auto */

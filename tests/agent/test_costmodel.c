@@ -221,6 +221,12 @@ START_TEST(epoch_reward)
 	ck_assert_int_eq(cm_epoch_reward(&l, 1.0, 10, 1.0, &a), 0);
 	ck_near(a, 1.0 * 8e-7 - 10 * 2.32768e-6, 1e-12);
 	ck_assert(a < 0.0);
+	/* a huge page: one move (k = 2 us once) of 512 pages' transfer */
+	ck_assert_int_eq(cm_epoch_reward_moves(&l, 160.0, 1, 512, 1.0, &a), 0);
+	ck_near(a, 1.28e-4 - 512 * 0.32768e-6 - 2e-6, 1e-12);
+	ck_assert_int_eq(cm_epoch_reward_moves(&l, 160.0, 3, 3, 1.0, &b), 0);
+	ck_assert_int_eq(cm_epoch_reward(&l, 160.0, 3, 1.0, &a), 0);
+	ck_near(b, a, 1e-15);
 	/* half the bandwidth: each transfer costs 655.36 ns, not 327.68 */
 	l.bandwidth /= 2.0;
 	ck_assert_int_eq(cm_epoch_reward(&l, 160.0, 3, 1.0, &a), 0);

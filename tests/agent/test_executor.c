@@ -249,6 +249,7 @@ START_TEST(a_huge_page_counts_its_pages)
 	ck_assert_int_eq(executor_run(x, 0, 0, 0, 600, 1.0, 1.0), 0);
 	executor_take(x, &t);
 	ck_assert_uint_eq(t.moved, 512);
+	ck_assert_uint_eq(t.moves, 1);
 	ck_assert_uint_eq(t.tried, 512);
 	ck_assert_uint_eq(t.over_budget, 1);
 	ck_assert_double_eq_tol(t.rate_sum_hz, 3.0, 1e-9);
