@@ -276,8 +276,12 @@ void indigo_hook_exit(void)
 
 unsigned long indigo_hook_missed(void)
 {
-	/* the return probe's: no free instance; its entry's: re-entered */
-	return fault_probe.nmissed + fault_probe.kp.nmissed + mark_probe.nmissed;
+	/*
+	 * the return probe's: no free instance (an int the kernel lets wrap:
+	 * read as unsigned, not sign-extended); its entry's: re-entered
+	 */
+	return (unsigned int)fault_probe.nmissed + fault_probe.kp.nmissed +
+	       mark_probe.nmissed;
 }
 
 const char *indigo_hook_symbol(void)
