@@ -63,6 +63,42 @@ struct json_object *ctl_policy_json(struct modlink *l)
 	return policy_json(&p, gen);
 }
 
+/*
+ * What SET_POLICY refuses (ERANGE, include/uapi/linux/indigo.h) beyond the
+ * attribute's type: refused here, naming the key and its range, rather
+ * than sent for the kernel's "integer out of range" and exit 1.
+ */
+static const struct {
+	const char *key;
+	u32 min, max;
+} policy_ranges[] = {
+	{ "rate_cap_pps", 0, 100000000 },
+	{ "burst_tol_pct", 1, 1000 },
+	{ "burst_gap_ms", 1, 86400000 },
+};
+
+static int setting_in_range(const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	size_t i, klen = eq ? (size_t)(eq - kv) : 0;
+	uint64_t v;
+
+	for (i = 0; i < sizeof(policy_ranges) / sizeof(policy_ranges[0]); i++) {
+		if (strlen(policy_ranges[i].key) != klen ||
+		    strncmp(policy_ranges[i].key, kv, klen))
+			continue;
+		/* modlink_policy_parse() took it: a number within u32 */
+		if (num_u64(eq + 1, UINT32_MAX, &v) ||
+		    v < policy_ranges[i].min || v > policy_ranges[i].max) {
+			fprintf(stderr, "indigoctl: policy setting '%s' out of range: the module takes %s from %u to %u\n",
+				kv, policy_ranges[i].key,
+				policy_ranges[i].min, policy_ranges[i].max);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 static int parse_settings(struct modlink_policy_req *req, int argc,
 			  char **argv)
 {
@@ -74,6 +110,8 @@ static int parse_settings(struct modlink_policy_req *req, int argc,
 				argv[i]);
 			return 2;
 		}
+		if (!setting_in_range(argv[i]))
+			return 2;
 	}
 	return 0;
 }

@@ -119,10 +119,23 @@ for bad in "free_min_kib= -1" "rate_min_mhz=+5" "burst_gap_ms=4294967296" "mode=
 		pass "policy-set-refuses '$bad'" ||
 		fail "policy-set-refuses '$bad'" "exit $rc: $(cat "$dir/err")"
 done
+# numbers the module's SET_POLICY refuses (ERANGE): bad usage, named with
+# the range, not the kernel's "integer out of range" (which key?) and exit 1
+for bad in "burst_tol_pct=0" "burst_tol_pct=1001" "burst_gap_ms=0" \
+	"burst_gap_ms=86400001" "rate_cap_pps=100000001"; do
+	"$ctl" policy set mode=gate "$bad" >/dev/null 2>"$dir/err" && rc=0 || rc=$?
+	[ "$rc" = 2 ] && grep -qF "policy setting '$bad' out of range" "$dir/err" &&
+		pass "policy-set-range '$bad'" ||
+		fail "policy-set-range '$bad'" "exit $rc: $(cat "$dir/err")"
+done
 if [ ! -d /sys/module/indigo ]; then
 	# the largest watermark is a setting, not bad usage
 	refused policy-set-max-free 'the indigo module is not loaded' \
 		"$ctl" policy set free_min_kib=18446744073709551615
+	# and so are the ends of the module's ranges
+	refused policy-set-range-ends 'the indigo module is not loaded' \
+		"$ctl" policy set burst_tol_pct=1 burst_tol_pct=1000 burst_gap_ms=1 \
+		burst_gap_ms=86400000 rate_cap_pps=0 rate_cap_pps=100000000
 fi
 
 # decisions from a debugfs of our own (a private mount namespace: the
