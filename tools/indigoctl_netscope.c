@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctl_out.h"
 #include "indigoctl_netscope.h"
 #include "ns_link.h"
 #include "ns_maps.h"
@@ -206,7 +207,10 @@ static int cmd_show(const struct ns_maps *m, int json)
 	}
 	if (json)
 		printf("]\n");
-	return ret < 0 ? fail("ns_cg_stats", ret) : 0;
+	if (ret < 0)
+		return fail("ns_cg_stats", ret);
+	/* a full disk or a closed pipe: exit 1 and why, as every command */
+	return ctl_flush();
 }
 
 static int parse_num(const char *s, double scale, double max, double *v)

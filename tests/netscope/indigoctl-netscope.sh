@@ -87,6 +87,17 @@ PY
 then pass rate-40-gbit-json
 else fail rate-40-gbit-json "$(cat "$dir/out.json")"; fi
 
+# output that cannot be written (a full disk): exit 1 and a sentence, as
+# the other commands, not exit 0 with the rows lost
+for j in "" --json; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$ctl" $j netscope >/dev/full 2>"$dir/err" || rc=$?
+	if [ $rc = 1 ] && grep -q 'writing the output: No space left' "$dir/err"; then
+		pass "unwritable-output$j"
+	else fail "unwritable-output$j" "exit $rc: $(cat "$dir/err")"; fi
+done
+
 # Two cgroups' first policies: the program checks its copy of an entry by
 # gen, and an update hands the element it replaced to the CPU's next
 # update, any cgroup's; were both at gen 1, a flow could take the other
