@@ -7,6 +7,7 @@
  * arm: the agent rarely tried it.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,7 +154,7 @@ static int report(const struct ctl *c, const char *path, struct log *g)
 {
 	struct json_object *o, *arms;
 	struct act_grid grid;
-	double *mean, sum = 0;
+	double *mean, logged = 0;
 	unsigned int a;
 	size_t i;
 	int rc = 1;
@@ -173,12 +174,14 @@ static int report(const struct ctl *c, const char *path, struct log *g)
 			path);
 		goto out;
 	}
+	/* a running mean: a sum of finite rewards can overflow to inf,
+	 * which json-c prints as Infinity (not JSON) */
 	for (i = 0; i < g->n; i++)
-		sum += g->s[i].reward;
+		logged += (g->s[i].reward - logged) / (double)(i + 1);
 	ctl_add_str(o, "log", path);
 	ctl_add_u64(o, "records", g->n);
 	ctl_add_u64(o, "malformed_lines", g->malformed);
-	ctl_add(o, "logged_mean_reward", json_object_new_double(sum / g->n));
+	estimate(o, "logged_mean_reward", !isfinite(logged), logged);
 	for (a = 0; a < g->nactions; a++)
 		json_object_array_add(arms, arm_json(g, &grid, a, mean));
 	ctl_add(o, "estimates", arms);

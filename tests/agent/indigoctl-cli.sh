@@ -68,6 +68,19 @@ assert e[0]["arm"] == 0 and e[0]["ips"] is None and e[0]["dr"] is None, e[0]
 assert abs(e[1]["ips"] - 2) < 1e-9, e[1]' "$dir/tiny.json" &&
 	grep -Eq '^  0 +rate.* - +- +- +- +-$' "$dir/tiny.txt" && pass eval-overflowing-weights ||
 	fail eval-overflowing-weights "$(head -c 600 "$dir/tiny.json")"
+# rewards whose sum overflows (each finite, as the log admits): the logged
+# mean is theirs, not Infinity (which is not JSON)
+printf '%s\n' \
+	'{"epoch":1,"ts":1,"context":[1,0.5],"action":0,"propensity":0.5,"reward":1e308,"learner":"x"}' \
+	'{"epoch":2,"ts":2,"context":[1,0.5],"action":1,"propensity":0.5,"reward":1e308,"learner":"x"}' \
+	>"$dir/huge.jsonl"
+"$ctl" --json eval "$dir/huge.jsonl" >"$dir/huge.json"
+python3 -c 'import json, sys
+def bad(c): raise ValueError("not JSON: " + c)
+o = json.load(open(sys.argv[1]), parse_constant=bad)
+assert o["logged_mean_reward"] == 1e308, o["logged_mean_reward"]' "$dir/huge.json" 2>"$dir/err" &&
+	pass eval-huge-rewards-json ||
+	fail eval-huge-rewards-json "$(cat "$dir/err"; head -c 300 "$dir/huge.json")"
 
 if "$ctl" eval "$dir/missing" 2>"$dir/err"; then
 	fail eval-missing "exit 0"
