@@ -14,12 +14,12 @@
 
 /* not const: 6.1's nla_policy points to them without const */
 static struct netlink_range_validation rate_cap_range __ro_after_init = {
-	.max = 100000000,
+	.max = INDIGO_RATE_CAP_MAX,
 };
 
 static struct netlink_range_validation burst_gap_range __ro_after_init = {
-	.min = 1,
-	.max = 86400000,	/* a day */
+	.min = INDIGO_BURST_GAP_MIN,
+	.max = INDIGO_BURST_GAP_MAX,
 };
 
 static const struct nla_policy indigo_nl_policy[INDIGO_A_MAX + 1] = {
@@ -28,7 +28,8 @@ static const struct nla_policy indigo_nl_policy[INDIGO_A_MAX + 1] = {
 	[INDIGO_A_POLICY_BURST_MIN] = { .type = NLA_U32 },
 	[INDIGO_A_POLICY_FREE_MIN] = { .type = NLA_U64 },
 	[INDIGO_A_POLICY_RATE_CAP] = NLA_POLICY_FULL_RANGE(NLA_U32, &rate_cap_range),
-	[INDIGO_A_POLICY_BURST_TOL] = NLA_POLICY_RANGE(NLA_U32, 1, 1000),
+	[INDIGO_A_POLICY_BURST_TOL] = NLA_POLICY_RANGE(NLA_U32, INDIGO_BURST_TOL_MIN,
+						       INDIGO_BURST_TOL_MAX),
 	[INDIGO_A_POLICY_BURST_GAP] = NLA_POLICY_FULL_RANGE(NLA_U32, &burst_gap_range),
 	/* read-only attributes: the module reports them, never takes them */
 	[INDIGO_A_POLICY_GEN] = { .type = NLA_REJECT },

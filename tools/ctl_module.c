@@ -72,9 +72,9 @@ static const struct {
 	const char *key;
 	u32 min, max;
 } policy_ranges[] = {
-	{ "rate_cap_pps", 0, 100000000 },
-	{ "burst_tol_pct", 1, 1000 },
-	{ "burst_gap_ms", 1, 86400000 },
+	{ "rate_cap_pps", 0, INDIGO_RATE_CAP_MAX },
+	{ "burst_tol_pct", INDIGO_BURST_TOL_MIN, INDIGO_BURST_TOL_MAX },
+	{ "burst_gap_ms", INDIGO_BURST_GAP_MIN, INDIGO_BURST_GAP_MAX },
 };
 
 static int setting_in_range(const char *kv)

@@ -26,7 +26,7 @@ ifeq ($(MAKELEVEL),0)
 $(info GPU backend left out: no cuda.h under $(CUDA_HOME)/include)
 endif
 endif
-GPU_CFLAGS := $(GPU_DEFS) -Iagent/gpu -Iagent/policy $(shell pkg-config --cflags json-c 2>/dev/null)
+GPU_CFLAGS := $(GPU_DEFS) -Iagent/gpu -Iagent/policy -Iinclude/uapi $(shell pkg-config --cflags json-c 2>/dev/null)
 GPU_LIBS := -ldl $(shell pkg-config --libs json-c 2>/dev/null) -lm
 # The tool and tests link the one piece of the agent the tier uses
 GPU_LINK := $(GPU_LIB) agent/policy/costmodel.c agent/policy/num.c

@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/indigo.h>
 
 #define CM_PAGE_BYTES_DEFAULT	4096.0
 
@@ -106,7 +107,7 @@ int cm_epoch_reward_rates(const struct cm_link *l, const double *rates, size_t n
  * INDIGO_A_POLICY_RATE_CAP with ERANGE, and with it the whole policy
  * (include/uapi/linux/indigo.h).
  */
-#define CM_RATE_CAP_MAX	100000000U
+#define CM_RATE_CAP_MAX	((uint32_t)INDIGO_RATE_CAP_MAX)
 
 /*
  * Promotions per second that use at most @share (0 < share <= 1) of the
