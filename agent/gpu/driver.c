@@ -11,6 +11,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,7 @@ _Static_assert(__builtin_types_compatible_p(elapsed_fn, __typeof__(cuEventElapse
 struct drv {
 	struct gpu_backend b;		/* first: the backend is the driver */
 	void *lib;
+	bool resident;			/* lib must not be dlclose()d */
 	__typeof__(cuDriverGetVersion) *cuDriverGetVersion;
 #define MEMBER(f, alt) __typeof__(f) *f;
 	CU_API(MEMBER)
@@ -283,7 +285,8 @@ static void drv_close(struct gpu_backend *b)
 {
 	struct drv *d = drv_of(b);
 
-	dlclose(d->lib);
+	if (!d->resident)
+		dlclose(d->lib);
 	free(d);
 }
 
@@ -350,6 +353,27 @@ static int load(struct drv *d, const char *lib, char *err, size_t n)
 	return e;
 }
 
+/*
+ * From cuInit on, the driver has threads running its code and handlers
+ * and state in the process: libcuda is not made to be unloaded (CUDA's
+ * runtime never does; loaders that did, CUDA.jl's, saw segfaults), and
+ * unmapped by our dlclose() (gpu_tier_stop() on a reload, after a lost
+ * device, after a start that failed past cuInit) it can take the agent
+ * down. So once cuInit is called the library stays mapped: RTLD_NODELETE,
+ * set through a second handle to the object already loaded, after which
+ * dlclose() only counts down. What is no driver (not one, too old, the
+ * stub) is still unloaded.
+ */
+static void keep_loaded(struct drv *d, const char *lib)
+{
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD | RTLD_NODELETE);
+
+	if (h)
+		dlclose(h);
+	else		/* not found by that name again: never close ours */
+		d->resident = true;
+}
+
 int gpu_driver_open(const char *lib, struct gpu_backend **out, char *err,
 		    size_t errlen)
 {
@@ -376,6 +400,7 @@ int gpu_driver_open(const char *lib, struct gpu_backend **out, char *err,
 	}
 	e = load(d, lib, err, errlen);
 	if (!e) {
+		keep_loaded(d, lib);
 		e = d->cuInit(0);
 		if (e)
 			e = gpu_backend_fail(&d->b, e, err, errlen, "cuInit");

@@ -96,5 +96,5 @@ check-gpu: $(GPU_T) $(GPU_T_SAN) $(GPU_FAKE) $(GPU_OLD_O) $(B)/indigo-gpu
 	for t in $(GPU_T_SAN); do echo "== $$t (ASan/UBSan)"; CK_FORK=no $$t; done; \
 	for t in $(GPU_T); do echo "== $$t (valgrind)"; \
 		CK_FORK=no valgrind -q --leak-check=full --errors-for-leak-kinds=all \
-		--error-exitcode=1 $$t; done
+		--suppressions=tests/gpu/valgrind.supp --error-exitcode=1 $$t; done
 	tests/gpu/tool-nogpu.sh $(B)/indigo-gpu

@@ -49,7 +49,8 @@ static void setup(void)
 static void teardown(void)
 {
 	sysfs_drop();
-	dlclose(lib);
+	if (lib)
+		dlclose(lib);
 }
 
 static int start(char *err, size_t n)
@@ -185,6 +186,30 @@ START_TEST(lost_mid_probe)
 }
 END_TEST
 
+/*
+ * After cuInit the driver is never unloaded (libcuda's threads run its
+ * code): stopping the tier, or a start that fails past cuInit, leaves it
+ * mapped once this test's own reference is gone too.
+ */
+START_TEST(driver_stays_loaded)
+{
+	const char *path = getenv("INDIGO_FAKECUDA");
+	struct gpu_tier *t;
+	char err[256];
+	void *h;
+
+	ck_assert_int_eq(gpu_tier_start(&cfg, &t, err, sizeof(err)), 0);
+	gpu_tier_stop(t);
+	setenv("FAKECUDA_INIT", "100", 1);
+	ck_assert_int_eq(start(err, sizeof(err)), -ENODEV);
+	dlclose(lib);
+	lib = NULL;
+	h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+	ck_assert_msg(h, "the driver was unloaded after cuInit");
+	dlclose(h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("gpu-driver");
@@ -197,6 +222,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, no_device);
 	tcase_add_test(tc, unnamed_codes);
 	tcase_add_test(tc, lost_mid_probe);
+	tcase_add_test(tc, driver_stays_loaded);
 	suite_add_tcase(s, tc);
 	return s;
 }
