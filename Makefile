@@ -190,12 +190,18 @@ bench: setup programs $(B)/bandit_bench $(B)/ingest $(BENCH_MORE)
 	  $(B)/bandit_bench; } >tools/bench/results/bandit.md
 	cat tools/bench/results/bandit.md
 
-# modules_install runs depmod for KDIR's kernel itself (in DESTDIR's tree
-# where one is given): the module lands in /lib/modules/RELEASE/extra
-# (updates from 6.3 on), compressed where the kernel compresses its own
-# (indigo.ko.xz on Debian's 6.12), where uninstall looks for it.
+# modules_install puts the module in /lib/modules/RELEASE/extra (updates
+# from 6.3 on), compressed where the kernel compresses its own (indigo.ko.xz
+# on Debian's 6.12), where uninstall looks for it. Its depmod runs only
+# where KDIR has a System.map, which distributions' header packages
+# (Debian's) do not ship ("Skipping depmod"), and modprobe would not find
+# indigo: depmod here, for the release the module was built for (its
+# vermagic), in DESTDIR's tree where one is given, as Kbuild's would.
 install: module install-agent
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
+	export PATH="$$PATH:/sbin:/usr/sbin"; \
+		rel=$$(modinfo -F vermagic indigo.ko | cut -d' ' -f1) && [ -n "$$rel" ] && \
+		depmod -a $(if $(DESTDIR),-b $(DESTDIR)) "$$rel"
 
 # Everything but the module (check-systemd installs it into its guest).
 install-agent: $(B)/indigoctl $(B)/indigod $(B)/indigo-netscope $(B)/indigo-gpu

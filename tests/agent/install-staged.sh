@@ -4,7 +4,8 @@
 # configuration stays), the unit's enablement links and the module of
 # make install, and touches
 # nothing outside DESTDIR: no dkms, no depmod, no path of the host; the
-# GPU drop-in's device groups; make install-dkms's plan (make -n).
+# GPU drop-in's device groups; make install-dkms's plan (make -n); make
+# install's module found by modprobe (where there are kernel headers).
 # Needs the programs built (make programs).
 #
 # Usage: install-staged.sh (from the top of the tree)
@@ -75,6 +76,28 @@ if [ "$(grep -c . <<<"$steps")" = 2 ] && ! grep -qv -e '--force' <<<"$steps"; th
 	pass install-dkms-rebuilds
 else
 	fail install-dkms-rebuilds "a second make install-dkms keeps the old module: $(echo $steps)"
+fi
+
+# make install (module and all) into a stage of its own: modprobe must find
+# the module, i.e. the release's modules.dep lists it. Kbuild's
+# modules_install runs depmod only where KDIR has a System.map, which
+# Debian's header packages do not ship. Needs kernel headers (KDIR).
+kdir=$(make -s --no-print-directory --eval='print-kdir: ; @echo $(KDIR)' print-kdir)
+if [ -n "$kdir" ] && [ -d "$kdir" ]; then
+	mstage=$dir/mstage
+	if make -s install DESTDIR="$mstage" >"$dir/install.log" 2>&1; then
+		ko=$(cd "$mstage/lib/modules" && ls -d ./*/*/indigo.ko* 2>/dev/null | head -n 1)
+		rel=$(cut -d/ -f2 <<<"$ko")
+		if [ -n "$ko" ] && grep -q "^${ko#./"$rel"/}:" "$mstage/lib/modules/$rel/modules.dep" 2>/dev/null; then
+			pass install-module-depmod
+		else
+			fail install-module-depmod "modprobe would not find ${ko:-the module}: $(grep -i depmod "$dir/install.log" | tr '\n' ' ')"
+		fi
+	else
+		fail install-module-depmod "make install failed: $(tail -n 3 "$dir/install.log")"
+	fi
+else
+	echo "SKIP install-module-depmod (no kernel headers: KDIR)"
 fi
 
 # first without running it: every absolute path it names is in the stage
