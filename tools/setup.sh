@@ -2,7 +2,8 @@
 # Installs everything INDIGO needs to build, test and demo on Debian bookworm.
 # Idempotent: re-running it only checks what is already there.
 #
-#   - build and test dependencies from bookworm (apt, needs root)
+#   - build and test dependencies from bookworm (apt, needs root;
+#     tools/setup.sh --list prints them)
 #   - guest kernels: 6.1 and its PREEMPT_RT flavour (bookworm) installed
 #     normally, 6.12 (bookworm-backports) unpacked into a project-private
 #     cache so the host's apt sources stay as they are
@@ -21,6 +22,7 @@ pkgs=(
 	check libnl-3-dev libnl-genl-3-dev libnuma-dev numactl
 	libinih-dev libjson-c-dev libsystemd-dev groff-base
 	redis-server redis-tools stress-ng dkms
+	python3
 )
 # Each component lists what it needs more, one package per line.
 for list in "$top"/tools/packages.d/*.list; do
@@ -29,6 +31,12 @@ for list in "$top"/tools/packages.d/*.list; do
 		case "$p" in ''|'#'*) ;; *) pkgs+=("$p") ;; esac
 	done <"$list"
 done
+
+# --list: the packages, one a line, and nothing installed or checked
+if [ "${1:-}" = --list ]; then
+	printf '%s\n' "${pkgs[@]}"
+	exit 0
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -5,7 +5,8 @@
 # make install, and touches
 # nothing outside DESTDIR: no dkms, no depmod, no path of the host; the
 # GPU drop-in's device groups; make install-dkms's plan (make -n); make
-# install's module found by modprobe (where there are kernel headers).
+# install's module found by modprobe (where there are kernel headers);
+# tools/setup.sh's packages cover the commands the tests run.
 # Needs the programs built (make programs).
 #
 # Usage: install-staged.sh (from the top of the tree)
@@ -99,6 +100,41 @@ if [ -n "$kdir" ] && [ -d "$kdir" ]; then
 else
 	echo "SKIP install-module-depmod (no kernel headers: KDIR)"
 fi
+
+# tools/setup.sh (make setup, .ci/run) installs what the tests run: each
+# command below, which no package of Debian's required set provides, is
+# run by make check's scripts and must have its package in setup's list
+# (python3: indigod-smoke.sh, indigoctl-cli.sh, the netscope and GPU
+# checks).
+listed=$(tools/setup.sh --list)
+missing=
+while read -r cmd pkg; do
+	grep -qx -- "$pkg" <<<"$listed" || missing+=" $cmd ($pkg)"
+done <<'EOF'
+python3 python3
+jq jq
+iperf3 iperf3
+bpftool bpftool
+clang clang
+valgrind valgrind
+redis-server redis-server
+numactl numactl
+stress-ng stress-ng
+cpio cpio
+xz xz-utils
+sqlite3 sqlite3
+gnuplot gnuplot-nox
+ping iputils-ping
+ip iproute2
+pahole dwarves
+qemu-system-x86_64 qemu-system-x86
+busybox busybox-static
+groff groff-base
+dkms dkms
+bc bc
+EOF
+[ -z "$missing" ] && pass setup-lists-test-tools ||
+	fail setup-lists-test-tools "tools/setup.sh does not install:$missing"
 
 # first without running it: every absolute path it names is in the stage
 out=$(make -s -n uninstall DESTDIR="$stage")
