@@ -7,9 +7,11 @@
  * executor, promoted by it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -38,18 +40,56 @@ void dlog_stop(struct daemon *d)
 	d->dlog = NULL;
 }
 
-/* Prometheus text format, written whole then renamed into place. */
+/*
+ * A metrics file that cannot be written, said once for each path and
+ * error (they are written every epoch); a success clears it.
+ */
+static void metrics_error(const char *path, int err)
+{
+	static char said_path[CONFIG_PATH_MAX];
+	static int said_err;
+
+	if (!err) {
+		said_err = 0;
+		return;
+	}
+	if (err == said_err && !strcmp(path, said_path))
+		return;
+	said_err = err;
+	snprintf(said_path, sizeof(said_path), "%s", path);
+	logmsg(LOG_WARNING, "metrics %s: %s; not written%s", path, strerror(err),
+	       err == EROFS || err == EACCES ?
+	       " (as a systemd service the unit writes only under /run/indigo, /var/lib/indigo and /var/log/indigo: add the directory with ReadWritePaths= in a drop-in)" :
+	       "");
+}
+
+/*
+ * Prometheus text format, written whole then renamed into place. Mode 0644
+ * whatever the umask (the unit's is 0027): node_exporter's textfile
+ * collector runs as a user of its own, and the counters are no secret.
+ */
 static void write_metrics(const struct daemon *d)
 {
+	const char *path = d->cfg.agent.metrics_path;
 	char tmp[CONFIG_PATH_MAX + 8];
-	FILE *f;
+	FILE *f = NULL;
+	int fd, err;
 
-	if (!d->cfg.agent.metrics_path[0])
+	if (!path[0])
 		return;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", d->cfg.agent.metrics_path);
-	f = fopen(tmp, "w");
-	if (!f)
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0 && (fchmod(fd, 0644) || !(f = fdopen(fd, "w")))) {
+		err = errno;
+		close(fd);
+		unlink(tmp);
+		metrics_error(path, err);
 		return;
+	}
+	if (fd < 0) {
+		metrics_error(path, errno);
+		return;
+	}
 	fprintf(f,
 		"# HELP indigod_epochs_total Telemetry epochs handled.\n"
 		"# TYPE indigod_epochs_total counter\n"
@@ -78,8 +118,14 @@ static void write_metrics(const struct daemon *d)
 		d->epochs, d->enobufs, d->reconnects, d->set_errors,
 		d->log_errors, d->malformed, d->last_reward,
 		d->have_es ? d->es.updates : 0);
-	if (fclose(f) || rename(tmp, d->cfg.agent.metrics_path))
+	errno = 0;
+	if (fclose(f) || rename(tmp, path)) {
+		err = errno ? errno : EIO;
 		unlink(tmp);
+		metrics_error(path, err);
+		return;
+	}
+	metrics_error(path, 0);
 }
 
 static void to_ctx_epoch(const struct modlink_epoch *m, struct ctx_epoch *c)

@@ -90,6 +90,28 @@ rc=$?
 [ $rc = 0 ] && grep -q 'forget 0.5$' "$t/e6" &&
 	sed -n '/SIGHUP/,$p' "$t/e6" | grep -q 'learner linucb, .* forget 1$' &&
 	ok sighup-reward-source-forget || no sighup-reward-source-forget "rc $rc: $(cat "$t/e6")"
+# the metrics, for node_exporter's textfile collector (a user of its own):
+# readable by all whatever the umask (the unit's is 0027); a path the agent
+# cannot write (under the unit: outside its directories) is said in the
+# log, once, not skipped in silence
+mconf() { printf '[agent]\nstate_dir = %s/st\nlog_path = %s/d.jsonl\nstatus_path =\nmetrics_path = %s\n' "$t" "$t" "$1" >"$t/m.conf"; }
+mconf "$t/metrics.prom"
+(umask 027; exec "$bin" -c "$t/m.conf") 2>"$t/e8" &
+p=$!
+sleep 0.5
+kill -TERM $p
+wait $p
+mode=$(stat -c %a "$t/metrics.prom" 2>/dev/null)
+[ "$mode" = 644 ] && grep -q '^indigod_epochs_total 0$' "$t/metrics.prom" &&
+	ok metrics-readable-by-collector || no metrics-readable-by-collector "mode ${mode:-none}: $(cat "$t/e8")"
+mconf "$t/nodir/metrics.prom"
+"$bin" -c "$t/m.conf" 2>"$t/e9" &
+p=$!
+sleep 2.5
+kill -TERM $p
+wait $p
+[ "$(grep -c "metrics $t/nodir/metrics.prom: No such file or directory; not written" "$t/e9")" = 1 ] &&
+	ok metrics-unwritable-logged-once || no metrics-unwritable-logged-once "$(cat "$t/e9")"
 # a GPU tier that could not start (no driver yet) starts at SIGUSR1 once
 # the driver is there: the stand-in libcuda, where the build made it
 if [ -n "${INDIGO_FAKECUDA:-}" ] && [ -f "$INDIGO_FAKECUDA" ]; then
