@@ -520,8 +520,9 @@ int main(int argc, char **argv)
 	d.save_every = SAVE_EVERY_DEFAULT;
 	if (parse_args(&d, argc, argv))
 		return 2;
+	/* not configured (systemd's 6): the unit does not restart on it */
 	if (read_config(&d, &d.cfg))
-		return 1;
+		return 6;
 	ret = setup_signals();
 	if (ret) {
 		logmsg(LOG_ERR, "signals: %s", strerror(-ret));

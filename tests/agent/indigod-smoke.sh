@@ -14,12 +14,12 @@ mkdir -p "$t/st"
 
 "$bin" -c "$t/none.conf" --set agent.epoch_ms=0 2>"$t/e0"
 rc=$?
-[ $rc = 1 ] && grep -q '^<3>indigod: --set agent.epoch_ms: 0 is out of range' "$t/e0" &&
+[ $rc = 6 ] && grep -q '^<3>indigod: --set agent.epoch_ms: 0 is out of range' "$t/e0" &&
 	ok bad-override || no bad-override "rc $rc: $(cat "$t/e0")"
 printf '[agent]\nbogus = 1\n' >"$t/bad.conf"
 "$bin" -c "$t/bad.conf" 2>"$t/e1"
 rc=$?
-[ $rc = 1 ] && grep -q "bad.conf:2: " "$t/e1" && ok bad-file || no bad-file "rc $rc: $(cat "$t/e1")"
+[ $rc = 6 ] && grep -q "bad.conf:2: " "$t/e1" && ok bad-file || no bad-file "rc $rc: $(cat "$t/e1")"
 
 conf linucb
 "$bin" -c "$t/c.conf" 2>"$t/e2" &

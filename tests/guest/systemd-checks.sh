@@ -211,5 +211,20 @@ systemctl start indigod
 journal "$c" | grep -m 1 'gpu:'
 systemctl stop indigod
 
+# 10. A configuration it cannot take: the unit fails once (status 6), the
+# reason in the journal, and is not restarted every 2 s into its start
+# limit, printing the same error each time
+cp $CONF /tmp/indigod.conf.good
+printf '[agent]\nbogus = 1\n' >>$CONF
+c=$(cursor)
+systemctl start indigod 2>/dev/null
+sleep 5
+[ "$(prop ActiveState)" = failed ] && [ "$(prop NRestarts)" = 0 ] &&
+	[ "$(prop ExecMainStatus)" = 6 ] && journal "$c" | grep -q 'bogus' &&
+	pass bad-config-not-restarted ||
+	fail bad-config-not-restarted "$(prop ActiveState), NRestarts $(prop NRestarts), status $(prop ExecMainStatus): $(journal "$c" | tail -n 3)"
+cp /tmp/indigod.conf.good $CONF
+systemctl reset-failed indigod
+
 journalctl --no-pager -o cat -u indigod -p warning | sed 's/^/journal warning: /' | tail -n 20
 exit $failed
