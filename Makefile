@@ -149,6 +149,7 @@ check-agent: programs $(B)/ingest $(GPU_FAKE)
 	tests/agent/demo-script.sh
 	tests/agent/indigoctl-cli.sh $(B)/indigoctl
 	tests/agent/farmem-cli.sh $(B)/farmem
+	tests/agent/bench-tables.sh
 	tests/guest/run-agent-tests.sh 6.1
 	tests/guest/run-agent-tests.sh 6.12
 

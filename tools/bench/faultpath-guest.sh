@@ -14,7 +14,12 @@ hint_faults() { awk '$1 == "numa_hint_faults" { print $2 }' /proc/vmstat; }
 
 run() {
 	f0=$(hint_faults)
-	out=$(farmem --bind-far --pages "$PAGES" --hot "$PAGES" --seconds "$SECS" | tail -n 1)
+	# a failed run is no figure: faultpath.sh would divide by what is missing
+	if ! out=$(farmem --bind-far --pages "$PAGES" --hot "$PAGES" --seconds "$SECS"); then
+		echo "FAIL farmem ($1, round $2): $out"
+		exit 1
+	fi
+	out=$(echo "$out" | tail -n 1)
 	f1=$(hint_faults)
 	echo "BENCH config=$1 round=$2 $out faults=$((f1 - f0))"
 }

@@ -23,6 +23,7 @@ work=$top/build/bench
 mkdir -p "$work" "$(dirname "$out")"
 kernels=("$@")
 [ ${#kernels[@]} -gt 0 ] || kernels=(6.1 6.12)
+rm -f "$work/mem.txt"	# what a run stopped by a failure left
 
 {
 	echo "# Hinting-fault path cost of indigo.ko"
@@ -49,32 +50,9 @@ for k in "${kernels[@]}"; do
 		--ko "$ko" --bin "$top/build/farmem" --bin "$top/build/indigoctl"
 	"$g/run-guest.sh" --kernel "$vmlinuz" --initrd "$initrd" --timeout 1200 \
 		--icount 3 --quiet --log "$work/bench-$release.log" >/dev/null
-	tr -d '\r' <"$work/bench-$release.log" | awk -v rel="$release" '
-		function f(s, k,   a, i, n) { n = split(s, a, " "); for (i = 1; i <= n; i++) if (index(a[i], k "=") == 1) return substr(a[i], length(k) + 2); return "" }
-		# few values: insertion sort, in place
-		function median(v, n,   i, j, t) {
-			for (i = 2; i <= n; i++)
-				for (j = i; j > 1 && v[j] < v[j - 1]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-			return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-		}
-		/^BENCH / {
-			c = f($0, "config"); r = f($0, "round")
-			p[c, r] = f($0, "passes"); q[c, r] = f($0, "faults"); if (r > rounds) rounds = r
-		}
-		/^bytes_per_page / { bpp = $2 }
-		/^table_bytes / { tb = $2 }
-		END {
-			for (r = 1; r <= rounds; r++) {
-				ratio[r] = p["with", r] / p["without", r]
-				ratio0[r] = p["marks0", r] / p["without", r]
-				printf "| %s | %d | %d | %d | %d | %d | %d | %d | %.3f | %.3f |\n", rel, r, p["without", r], p["with", r], p["marks0", r], q["without", r], q["with", r], q["marks0", r], ratio[r], ratio0[r]
-			}
-			med = median(ratio, rounds)
-			med0 = median(ratio0, rounds)
-			printf "| %s | median | | | | | | | **%.3f** | **%.3f** |\n", rel, med, med0
-			printf "%s: %.1f %% added (%.1f %% with marks=0); goal (progress ratio >= 0.90) %s.\n", rel, (1 - med) * 100, (1 - med0) * 100, (med >= 0.90 ? "met" : "missed") >"/dev/stderr"
-			printf "\nMemory on %s: %s bytes per tracked page; the table is %s bytes at the default max_pages (65536), fixed at load.\n\n", rel, bpp, tb >"/dev/stderr"
-		}' >>"$out.tmp" 2>>"$work/mem.txt"
+	tr -d '\r' <"$work/bench-$release.log" |
+		awk -v rel="$release" -v sum="$work/mem.txt" \
+			-f "$top/tools/bench/faultpath-table.awk" >>"$out.tmp"
 done
 {
 	echo

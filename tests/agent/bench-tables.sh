@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The benchmark scripts' tables, from made-up guest logs: what they report
+# is what the logs hold, and a log lacking a figure fails the table rather
+# than give a number computed over nothing.
+#
+# Usage: bench-tables.sh
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
+fp=$top/tools/bench/faultpath-table.awk
+
+# fp_log ROUNDS [CONFIG ROUND]: faultpath-guest.sh's lines, passes 1000
+# without, 950 with, 960 marks=0; CONFIG's run in ROUND printed nothing
+# (farmem failed)
+fp_log() {
+	local r c
+	for r in $(seq "$1"); do
+		for c in without with marks0; do
+			if [ "$c" = "${2:-}" ] && [ "$r" = "${3:-}" ]; then
+				echo "BENCH config=$c round=$r  faults=0"
+				continue
+			fi
+			case $c in without) n=1000 ;; with) n=950 ;; marks0) n=960 ;; esac
+			echo "BENCH config=$c round=$r farmem hot=4096 hot_near=0 cold=0 cold_near=0 passes=$n ms=5000 faults=100"
+		done
+	done
+	printf 'bytes_per_page 32\ntable_bytes 2097152\n'
+}
+
+# faultpath: the table of a complete log
+fp_log 3 >"$dir/fp.log"
+rm -f "$dir/sum"
+if awk -v rel=k -v sum="$dir/sum" -f "$fp" "$dir/fp.log" >"$dir/out" 2>"$dir/err" &&
+	grep -q '^| k | median | .*\*\*0.950\*\* | \*\*0.960\*\* |$' "$dir/out" &&
+	grep -q '^k: 5.0 % added (4.0 % with marks=0); goal .* met.$' "$dir/sum"; then
+	pass "faultpath table"
+else
+	fail "faultpath table" "$(cat "$dir/out" "$dir/err" "$dir/sum" 2>/dev/null)"
+fi
+
+# faultpath: a round whose run printed no passes, or no rounds at all
+for missing in "without 2" "marks0 3" "with 1" "none"; do
+	# shellcheck disable=SC2086 # CONFIG ROUND
+	if [ "$missing" = none ]; then : >"$dir/fp.log"; else fp_log 3 $missing >"$dir/fp.log"; fi
+	rm -f "$dir/sum"
+	if awk -v rel=k -v sum="$dir/sum" -f "$fp" "$dir/fp.log" >"$dir/out" 2>"$dir/err"; then
+		fail "faultpath refuses a log missing $missing" \
+			"exit 0: $(cat "$dir/out" "$dir/sum" 2>/dev/null)"
+	elif grep -q 'median\|inf\|nan' "$dir/out" || [ -s "$dir/sum" ] ||
+		! grep -q '^faultpath: k: ' "$dir/err"; then
+		fail "faultpath refuses a log missing $missing" \
+			"$(cat "$dir/out" "$dir/err" "$dir/sum" 2>/dev/null)"
+	else
+		pass "faultpath refuses a log missing $missing ($(cat "$dir/err"))"
+	fi
+done
+
+exit "$failed"
