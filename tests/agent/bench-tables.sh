@@ -56,4 +56,39 @@ for missing in "without 2" "marks0 3" "with 1" "none"; do
 	fi
 done
 
+# faultpath: ten rounds are ten rows ("10" > "9" as numbers, not as text)
+fp_log 10 >"$dir/fp.log"
+rm -f "$dir/sum"
+if awk -v rel=k -v sum="$dir/sum" -f "$fp" "$dir/fp.log" >"$dir/out" 2>"$dir/err" &&
+	[ "$(grep -c '^| k | [0-9]* |' "$dir/out")" = 10 ] &&
+	grep -q '^| k | 10 | 1000 |' "$dir/out"; then
+	pass "faultpath table of 10 rounds"
+else
+	fail "faultpath table of 10 rounds" "$(cat "$dir/out" "$dir/err")"
+fi
+
+# ingest: the estimate from the paced rounds' median per receiver CPU-s
+# (numbers of different lengths: as text, "150000" < "98000" < "99000")
+ing=$top/tools/bench/ingest-estimate.awk
+host="mode=native events=20000000 seconds=2 events_per_s=5000000 ns_per_event=200.0"
+ing_log() {
+	echo "NATIVE mode=native events=4000000 seconds=8 events_per_s=500000 ns_per_event=2000.0"
+	for v in "$@"; do
+		echo "BENCH round=1 mode=module events=1000000 chunk=16384 received=1000000 lost=0 enobufs=0 seconds=1 events_per_s=$v receiver_cpu_s=1 events_per_cpu_s=$v loss_counted=yes"
+	done
+	echo "BENCH round=1 mode=module events=200000 chunk=200000 received=37312 lost=162688 enobufs=17 seconds=1 events_per_s=5 receiver_cpu_s=1 events_per_cpu_s=5 loss_counted=yes"
+}
+for c in "99000 98000 150000:99000" "99000 150000 250000:150000" \
+	"241048 156400 100783 219233 199172 207465:203318" "98000 1500000:799000"; do
+	# shellcheck disable=SC2086 # the figures, one word each
+	ing_log ${c%%:*} >"$dir/ing.log"
+	want=${c##*:}
+	if got=$(awk -v host="$host" -f "$ing" "$dir/ing.log") &&
+		echo "$got" | grep -q "slowdown 10.0x; paced median $want events"; then
+		pass "ingest estimate, median of ${c%%:*} is $want"
+	else
+		fail "ingest estimate, median of ${c%%:*} is $want" "${got:-exit $?}"
+	fi
+done
+
 exit "$failed"

@@ -20,7 +20,7 @@ function bad(why) {
 	exit 1
 }
 /^BENCH / {
-	c = f($0, "config"); r = f($0, "round")
+	c = f($0, "config"); r = f($0, "round") + 0	# a number: "10" < "9" as text
 	p[c, r] = f($0, "passes"); q[c, r] = f($0, "faults"); if (r > rounds) rounds = r
 }
 /^bytes_per_page / { bpp = $2 }
