@@ -91,4 +91,18 @@ for c in "99000 98000 150000:99000" "99000 150000 250000:150000" \
 	fi
 done
 
+# netscope: a results file's "Reproduce" command writes that file (without
+# OUT, netscope.sh writes netscope.md, whatever RATE_MBIT says)
+for f in "$top"/tools/bench/results/netscope.md "$top"/tools/bench/results/netscope-1g.md; do
+	name=${f#"$top"/}
+	# shellcheck disable=SC2016 # backquotes, as the file writes them
+	cmd=$(grep -o '`[A-Z_=0-9a-z./ -]*tools/bench/netscope.sh`' "$f" | tail -n 1)
+	o=$(echo "$cmd" | sed -n 's/.*OUT=\([^ ]*\).*/\1/p')
+	if [ -n "$cmd" ] && [ "${o:-tools/bench/results/netscope.md}" = "$name" ]; then
+		pass "$name: $cmd writes it"
+	else
+		fail "$name: its Reproduce command writes it" "${cmd:-no command}"
+	fi
+done
+
 exit "$failed"
