@@ -407,6 +407,7 @@ nbps=$(med netscope 4)
 	echo "[netscope-tuning.md](netscope-tuning.md)."
 	echo
 	echo "Reproduce (root, Debian bookworm with tools/packages.d/netscope.list):"
-	echo "\`make bench-netscope\` (both link rates), or \`RATE_MBIT=$rate_mbit ROUNDS=$rounds tools/bench/netscope.sh\`."
+	# OUT named, relative to the tree, so that the line writes this file
+	echo "\`make bench-netscope\` (both link rates), or \`RATE_MBIT=$rate_mbit ROUNDS=$rounds OUT=${out#"$top"/} tools/bench/netscope.sh\`."
 } >"$out"
 cat "$out"
