@@ -24,29 +24,26 @@ static const char *cc_name(int cc)
 	return "";
 }
 
-/* "DIR[=PROGRESS] ..." into o->apps */
+_Static_assert(CONFIG_NS_APPS_MAX == NS_APPS_MAX,
+	       "config.c checks netscope.apps against ns_agent.h's bound");
+
+/* "DIR[=PROGRESS] ..." into o->apps (config.c has checked it, as here) */
 static int parse_apps(const char *list, struct ns_agent_opts *o, char *err,
 		      size_t errlen)
 {
-	char buf[CONFIG_PATH_MAX], *save = NULL, *tok, *eq;
+	char buf[CONFIG_PATH_MAX], why[128], *save = NULL, *tok, *eq;
+	int ret = config_ns_apps_check(list, why, sizeof(why));
 
+	if (ret) {
+		snprintf(err, errlen, "netscope.apps: %s", why);
+		return ret;
+	}
 	snprintf(buf, sizeof(buf), "%s", list);
 	for (tok = strtok_r(buf, " \t", &save); tok;
 	     tok = strtok_r(NULL, " \t", &save)) {
-		if (o->napps == NS_APPS_MAX) {
-			snprintf(err, errlen, "netscope.apps: more than %d applications",
-				 NS_APPS_MAX);
-			return -E2BIG;
-		}
 		eq = strchr(tok, '=');
 		if (eq)
 			*eq++ = '\0';
-		if (tok[0] != '/' || (eq && !*eq)) {
-			snprintf(err, errlen,
-				 "netscope.apps: \"%s\" is not DIR[=PROGRESS] with an absolute DIR",
-				 tok);
-			return -EINVAL;
-		}
 		snprintf(o->apps[o->napps].cgroup, NS_SRC_MAX, "%s", tok);
 		snprintf(o->apps[o->napps].progress, NS_SRC_MAX, "%s", eq ? eq : "");
 		o->apps[o->napps].known_c = NAN;

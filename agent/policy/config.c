@@ -32,7 +32,7 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define SHOW_MAX	48	/* characters of a bad value quoted back */
 
-enum ktype { K_U32, K_U64, K_DBL, K_ENUM, K_PATH, K_PEERS };
+enum ktype { K_U32, K_U64, K_DBL, K_ENUM, K_PATH, K_PEERS, K_APPS };
 
 #define KF_EMPTY_OK	1	/* a path or list may be "" (feature off) */
 #define KF_LO_OPEN	2	/* a double must be above dmin, not equal */
@@ -112,7 +112,10 @@ static const struct key keys[] = {
 	DKEY(reward, residence, KF_AUTO, EPOCH_RES_MIN, EPOCH_RES_MAX, "auto"),
 	EKEY(netscope, enable, offon, "off"),
 	PKEY(netscope, cgroup, KF_EMPTY_OK, ""),
-	PKEY(netscope, apps, KF_EMPTY_OK, ""),
+	/* checked here, not only when Netscope starts: a reload with a bad
+	 * list would stop the running Netscope and start none */
+	{ .section = "netscope", .name = "apps", .type = K_APPS,
+	  .flags = KF_EMPTY_OK, .off = OFF(netscope.apps), .def = "" },
 	DKEY(netscope, capacity_mbit, KF_LO_OPEN, 0, 4e5, "1000"),
 	DKEY(netscope, floor_mbit, 0, 0, 4e5, "100"),
 	UKEY(netscope, interval_ms, K_U32, 10, 60000, "200"),
@@ -351,6 +354,61 @@ static int set_peers(struct parse *ps, const struct key *k, const char *what,
 	return 0;
 }
 
+int config_ns_apps_check(const char *list, char *why, size_t len)
+{
+	const char *p = list, *dirs[CONFIG_NS_APPS_MAX];
+	size_t n = 0, tl, dl[CONFIG_NS_APPS_MAX], i;
+	char s[SHOW_MAX + 1], tok[CONFIG_PATH_MAX];
+	const char *eq;
+
+	for (;;) {
+		p += strspn(p, " \t");
+		if (!*p)
+			return 0;
+		tl = strcspn(p, " \t");
+		snprintf(tok, sizeof(tok), "%.*s", (int)tl, p);
+		show(s, sizeof(s), tok);
+		eq = memchr(p, '=', tl);
+		if (p[0] != '/' || (eq && eq == p + tl - 1)) {
+			snprintf(why, len, "\"%s\" is not DIR[=PROGRESS] with an absolute DIR",
+				 s);
+			return -EINVAL;
+		}
+		if (n == CONFIG_NS_APPS_MAX) {
+			snprintf(why, len, "more than %d applications",
+				 CONFIG_NS_APPS_MAX);
+			return -E2BIG;
+		}
+		dirs[n] = p;
+		dl[n] = eq ? (size_t)(eq - p) : tl;
+		/* two controllers of one cgroup: the last one's policy holds */
+		for (i = 0; i < n; i++) {
+			if (dl[i] == dl[n] && !memcmp(dirs[i], p, dl[n])) {
+				snprintf(tok, sizeof(tok), "%.*s", (int)dl[n], p);
+				show(s, sizeof(s), tok);
+				snprintf(why, len, "\"%s\" is named twice", s);
+				return -EINVAL;
+			}
+		}
+		n++;
+		p += tl;
+	}
+}
+
+/* [netscope] apps: a path value, and a list Netscope can start with. */
+static int set_apps(struct parse *ps, const struct key *k, const char *what,
+		    const char *v, int line)
+{
+	char why[128];
+	int ret = set_path(ps, k, what, v, line);
+
+	if (ret)
+		return ret;
+	if (config_ns_apps_check(v, why, sizeof(why)))
+		return fail(ps, line, what, "%s", why);
+	return 0;
+}
+
 static int set_value(struct parse *ps, const struct key *k, const char *what,
 		     const char *v, int line)
 {
@@ -369,6 +427,8 @@ static int set_value(struct parse *ps, const struct key *k, const char *what,
 		return set_path(ps, k, what, v, line);
 	case K_PEERS:
 		return set_peers(ps, k, what, v, line);
+	case K_APPS:
+		return set_apps(ps, k, what, v, line);
 	}
 	return -EINVAL;
 }

@@ -35,6 +35,7 @@
 #define CONFIG_DEFAULT_PATH	"/etc/indigo/indigod.conf"
 #define CONFIG_PATH_MAX		256	/* bytes of a path value, with NUL */
 #define CONFIG_FILE_MAX		65536	/* a larger file is refused */
+#define CONFIG_NS_APPS_MAX	16	/* [netscope] apps: ns_agent.h's NS_APPS_MAX */
 
 enum config_learner {
 	CONFIG_LEARNER_LINUCB,
@@ -161,6 +162,12 @@ int config_apply_overrides(struct indigod_config *cfg,
 
 /* How many keys there are, in every section (each is in the example). */
 size_t config_key_count(void);
+/*
+ * [netscope] apps, "DIR[=PROGRESS] ...": each DIR absolute and named once,
+ * a PROGRESS not empty, at most CONFIG_NS_APPS_MAX of them. 0, or -EINVAL
+ * or -E2BIG with @why saying what is wrong.
+ */
+int config_ns_apps_check(const char *list, char *why, size_t len);
 
 /* Names of the enum values, for logs: "linucb", "kernel", "fixed", ... */
 const char *config_learner_name(int learner);

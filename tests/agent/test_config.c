@@ -120,7 +120,8 @@ START_TEST(every_key)
 		"[reward]\n"
 		"residence = 12.5\n"
 		"[netscope]\n"
-		"host_peers = 172.17.0.0/16 fd00:1::/64\t198.18.0.129\n";
+		"host_peers = 172.17.0.0/16 fd00:1::/64\t198.18.0.129\n"
+		"apps = /a=/run/a.progress /b /c /d /e /f /g /h /i /j /k /l /m /n /o /a/p\n";
 	/* IPv4 as ::ffff:a.b.c.d */
 	static const struct ns_peer_prefix docker = {
 		.prefixlen = 112, .addr = { [10] = 0xff, [11] = 0xff, 172, 17 } };
@@ -159,6 +160,8 @@ START_TEST(every_key)
 	ck_assert(!memcmp(&c.netscope.host_peers.p[0], &docker, sizeof(docker)));
 	ck_assert(!memcmp(&c.netscope.host_peers.p[1], &v6, sizeof(v6)));
 	ck_assert(!memcmp(&c.netscope.host_peers.p[2], &host, sizeof(host)));
+	ck_assert_str_eq(c.netscope.apps,
+			 "/a=/run/a.progress /b /c /d /e /f /g /h /i /j /k /l /m /n /o /a/p");
 	ck_assert_str_eq(config_learner_name(c.agent.learner), "thompson");
 	ck_assert_str_eq(config_executor_name(c.agent.executor), "agent");
 	ck_assert_str_eq(config_link_source_name(c.link.source), "counter");
@@ -265,6 +268,16 @@ static const struct {
 	  "indigod.conf:2: host_peers: \"docker0\" is not an IPv4 or IPv6 address prefix" },
 	{ "[netscope]\nhost_peers = 10.0.0.0/8,172.17.0.0/16\n",
 	  "indigod.conf:2: host_peers: \"10.0.0.0/8,172.17.0.0/16\" has a length that is not 0-32" },
+	/* what Netscope could not start with: refused as the file is read,
+	 * so that a reload keeps the running Netscope and its configuration */
+	{ "[netscope]\napps = /sys/fs/cgroup/a sys/fs/cgroup/b\n",
+	  "indigod.conf:2: apps: \"sys/fs/cgroup/b\" is not DIR[=PROGRESS] with an absolute DIR" },
+	{ "[netscope]\napps = /sys/fs/cgroup/a=\n",
+	  "indigod.conf:2: apps: \"/sys/fs/cgroup/a=\" is not DIR[=PROGRESS] with an absolute DIR" },
+	{ "[netscope]\napps = /a /b /c /d /e /f /g /h /i /j /k /l /m /n /o /p /q\n",
+	  "indigod.conf:2: apps: more than 16 applications" },
+	{ "[netscope]\napps = /sys/fs/cgroup/a /sys/fs/cgroup/b /sys/fs/cgroup/a=/run/a.progress\n",
+	  "indigod.conf:2: apps: \"/sys/fs/cgroup/a\" is named twice" },
 	/* paths */
 	{ "[agent]\nstate_dir = var/lib/indigo\n",
 	  "indigod.conf:2: state_dir: \"var/lib/indigo\" is not an absolute path" },
