@@ -74,7 +74,7 @@ int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 		   const char **why)
 {
 	struct ns_agent *a = calloc(1, sizeof(*a));
-	unsigned int i;
+	unsigned int i, j;
 	int ret;
 
 	if (!a) {
@@ -89,6 +89,16 @@ int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 			*why = o->apps[i].cgroup;
 			free(a);
 			return ret;
+		}
+		/* two controllers of one cgroup would each write its policy
+		 * every interval: the last one's would hold, and where they
+		 * differ every flow would apply two policies an interval */
+		for (j = 0; j < i; j++) {
+			if (a->apps[j].cgid == a->apps[i].cgid) {
+				*why = "one cgroup given as two applications";
+				free(a);
+				return -EEXIST;
+			}
 		}
 		ns_app_init(&a->apps[i].app, &o->params, o->apps[i].known_c);
 	}

@@ -37,7 +37,8 @@ struct ns_agent;
  * control every 200 ms, give controlled apps the "netscope" CC; no apps,
  * no cgroups. */
 void ns_agent_defaults(struct ns_agent_opts *o, double capacity_mbit);
-/* 0 or -errno with *why naming the step that failed. */
+/* 0 or -errno with *why naming the step that failed; -EEXIST when two
+ * of o->apps are one cgroup. */
 int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 		   const char **why);
 /* Call often; acts once per interval. 0, or the first -errno of the last

@@ -330,6 +330,29 @@ END_TEST
 
 /* A slope of any size (delays that hardly varied) is shown held, not as
  * a float past 32 bits converted */
+/* two applications on one cgroup (two spellings of its path, or one
+ * given twice) are refused before anything is loaded; one goes on to the
+ * loader (stubbed: -ENOSYS) */
+START_TEST(one_cgroup_twice_is_refused)
+{
+	struct ns_agent_opts o;
+	struct ns_agent *a = NULL;
+	const char *why = "";
+
+	ns_agent_defaults(&o, 100);
+	o.napps = 1;
+	snprintf(o.apps[0].cgroup, NS_SRC_MAX, "/sys/fs/cgroup/a");
+	o.apps[0].known_c = NAN;
+	ck_assert_int_eq(ns_agent_start(&a, &o, &why), -ENOSYS);
+	o.napps = 2;
+	snprintf(o.apps[1].cgroup, NS_SRC_MAX, "/sys/fs/cgroup/a/");
+	o.apps[1].known_c = 0;
+	ck_assert_int_eq(ns_agent_start(&a, &o, &why), -EEXIST);
+	ck_assert_str_eq(why, "one cgroup given as two applications");
+	ck_assert_ptr_null(a);
+}
+END_TEST
+
 START_TEST(huge_slope_is_held_in_the_ctrl_map)
 {
 	struct ns_agent *a = agent_new();
@@ -361,6 +384,7 @@ int main(void)
 	tcase_add_test(tc, full_stats_map_is_reported);
 	tcase_add_test(tc, huge_slope_is_held_in_the_ctrl_map);
 	tcase_add_test(tc, gone_cgroup_followed_is_forgotten);
+	tcase_add_test(tc, one_cgroup_twice_is_refused);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
