@@ -11,7 +11,8 @@
  *		[--cc NAME] [--no-cc] [--observe] [--queue-us N] [--cc-target-us N]
  *		[--util-max F] [--loopback] [--host-peer PREFIX]...
  *
- * --queue-us: queueing delay above the path's base that counts as
+ * --floor-mbit: a sensitive application's least rate, not above
+ * --capacity-mbit (default a quarter of it); --queue-us: queueing delay above the path's base that counts as
  * congestion (default 300); --util-max: the share of the capacity in use
  * (bytes on the wire, every cgroup) that counts as congestion, 0 for none
  * (default 0.93); --cc-target-us: the netscope CC's queueing
@@ -180,6 +181,12 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 		return -EINVAL;
 	if (floor_mbit >= 0)
 		rp->floor_Bps = floor_mbit * 1e6 / 8;
+	/* a sensitive app's rate stays within [floor, capacity]: above it,
+	 * it would never be cut */
+	if (rp->floor_Bps > rp->capacity_Bps) {
+		fprintf(stderr, "indigo-netscope: --floor-mbit: above the capacity (--capacity-mbit)\n");
+		return -EINVAL;
+	}
 	if (!o->load.ncgroups) {
 		if (ns_cgroup_root(root, sizeof(root)))
 			return -ENOENT;

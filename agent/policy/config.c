@@ -633,6 +633,36 @@ static int check_needs_path(struct parse *ps, size_t src_off, int val,
 }
 
 /*
+ * netscope.floor_mbit within capacity_mbit: a sensitive application's rate
+ * stays within [floor, capacity], and with the floor above it would never
+ * be cut at all (its rate held at the capacity), whatever its flows queue.
+ */
+static int check_floor(struct parse *ps)
+{
+	const struct indigod_config *c = &ps->cfg;
+	const struct key *kc, *kf;
+	int icap = 0, iflo = 0;
+	char label[64];
+
+	kc = key_by_field(OFF(netscope.capacity_mbit), &icap);
+	kf = key_by_field(OFF(netscope.floor_mbit), &iflo);
+	if (!kc || !kf)
+		return -EINVAL;
+	if (c->netscope.floor_mbit <= c->netscope.capacity_mbit)
+		return 0;
+	if (ps->set_at[iflo] >= ps->set_at[icap]) {
+		key_label(ps, kf, label, sizeof(label));
+		return fail(ps, ps->set_at[iflo], label,
+			    "%g is above capacity_mbit (%g)",
+			    c->netscope.floor_mbit, c->netscope.capacity_mbit);
+	}
+	key_label(ps, kc, label, sizeof(label));
+	return fail(ps, ps->set_at[icap], label,
+		    "%g is below floor_mbit (%g)", c->netscope.capacity_mbit,
+		    c->netscope.floor_mbit);
+}
+
+/*
  * Checks between keys, once everything is read. The error goes to whichever
  * of the keys involved was set last, since that is the one to look at.
  */
@@ -660,8 +690,10 @@ static int cross_check(struct parse *ps)
 			    "%g is not below far_latency_ns (%g)",
 			    c->link.local_latency_ns, c->link.far_latency_ns);
 	}
-	ret = check_needs_path(ps, OFF(link.source), CONFIG_LINK_COUNTER,
-			       OFF(link.counter_path));
+	ret = check_floor(ps);
+	if (!ret)
+		ret = check_needs_path(ps, OFF(link.source), CONFIG_LINK_COUNTER,
+				       OFF(link.counter_path));
 	if (!ret)
 		ret = check_needs_path(ps, OFF(reward.source),
 				       CONFIG_REWARD_PROGRESS,

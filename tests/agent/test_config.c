@@ -272,6 +272,10 @@ static const struct {
 	 * so that a reload keeps the running Netscope and its configuration */
 	{ "[netscope]\napps = /sys/fs/cgroup/a sys/fs/cgroup/b\n",
 	  "indigod.conf:2: apps: \"sys/fs/cgroup/b\" is not DIR[=PROGRESS] with an absolute DIR" },
+	{ "[netscope]\nfloor_mbit = 2000\n",
+	  "indigod.conf:2: floor_mbit: 2000 is above capacity_mbit (1000)" },
+	{ "[netscope]\nfloor_mbit = 20\ncapacity_mbit = 10\n",
+	  "indigod.conf:3: capacity_mbit: 10 is below floor_mbit (20)" },
 	{ "[netscope]\napps = /sys/fs/cgroup/a=\n",
 	  "indigod.conf:2: apps: \"/sys/fs/cgroup/a=\" is not DIR[=PROGRESS] with an absolute DIR" },
 	{ "[netscope]\napps = /a /b /c /d /e /f /g /h /i /j /k /l /m /n /o /p /q\n",
@@ -533,6 +537,11 @@ static const struct {
 	  "--set link.far_latency_ns: 50 is not above local_latency_ns (100)" },
 	{ { "link.source=counter" },
 	  "--set link.source: source = counter needs a counter_path" },
+	/* a sensitive app's floor above the link: it would never be cut */
+	{ { "netscope.capacity_mbit=50" },
+	  "--set netscope.capacity_mbit: 50 is below floor_mbit (100)" },
+	{ { "netscope.capacity_mbit=50", "netscope.floor_mbit=60" },
+	  "--set netscope.floor_mbit: 60 is above capacity_mbit (50)" },
 	{ { "gpu.nodes=fast", "gpu.nodes=far" }, "--set gpu.nodes: given twice" },
 	{ { "agent.state_dir=" },
 	  "--set agent.state_dir: empty value (default: /var/lib/indigo)" },

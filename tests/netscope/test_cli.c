@@ -74,6 +74,34 @@ static int parse2(const char *a, const char *b)
 	return parse_args(3, argv, &opts);
 }
 
+/* parse_args() on "indigo-netscope @a @b @c @d" */
+static int parse4(const char *a, const char *b, const char *c, const char *d)
+{
+	static char arg0[] = "indigo-netscope", x[4][64];
+	char *argv[] = { arg0, x[0], x[1], x[2], x[3], NULL };
+
+	snprintf(x[0], sizeof(x[0]), "%s", a);
+	snprintf(x[1], sizeof(x[1]), "%s", b);
+	snprintf(x[2], sizeof(x[2]), "%s", c);
+	snprintf(x[3], sizeof(x[3]), "%s", d);
+	memset(&opts, 0, sizeof(opts));
+	optind = 0;
+	opterr = 0;
+	return parse_args(5, argv, &opts);
+}
+
+/* a sensitive app's floor within the link's capacity, in either order */
+START_TEST(floor_above_capacity_refused)
+{
+	ck_assert_int_eq(parse4("--capacity-mbit", "100", "--floor-mbit", "100"), 0);
+	ck_assert(opts.params.rate.floor_Bps == 100e6 / 8);
+	ck_assert_int_eq(parse4("--floor-mbit", "30", "--capacity-mbit", "100"), 0);
+	ck_assert(opts.params.rate.floor_Bps == 30e6 / 8);
+	ck_assert_int_ne(parse4("--capacity-mbit", "100", "--floor-mbit", "200"), 0);
+	ck_assert_int_ne(parse4("--floor-mbit", "200", "--capacity-mbit", "100"), 0);
+}
+END_TEST
+
 START_TEST(names_that_fit)
 {
 	char path[NS_SRC_MAX];
@@ -115,6 +143,7 @@ int main(void)
 
 	tcase_add_test(tc, names_that_fit);
 	tcase_add_test(tc, names_too_long_refused);
+	tcase_add_test(tc, floor_above_capacity_refused);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
