@@ -116,7 +116,9 @@ static const struct key keys[] = {
 	 * list would stop the running Netscope and start none */
 	{ .section = "netscope", .name = "apps", .type = K_APPS,
 	  .flags = KF_EMPTY_OK, .off = OFF(netscope.apps), .def = "" },
-	DKEY(netscope, capacity_mbit, KF_LO_OPEN, 0, 4e5, "1000"),
+	/* at least 1, as indigo-netscope's --capacity-mbit: a capacity near
+	 * 0 made the link's page-transfer cost infinite */
+	DKEY(netscope, capacity_mbit, 0, 1, 4e5, "1000"),
 	DKEY(netscope, floor_mbit, 0, 0, 4e5, "100"),
 	UKEY(netscope, interval_ms, K_U32, 10, 60000, "200"),
 	EKEY(netscope, cc, ns_ccs, "netscope"),

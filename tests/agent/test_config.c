@@ -209,6 +209,8 @@ static const struct {
 	{ "[policy]\nfree_min_kib = 4294967297\n",
 	  "indigod.conf:2: free_min_kib: 4294967297 is out of range 0-4294967296" },
 	/* doubles */
+	{ "[netscope]\ncapacity_mbit = 1e-300\nfloor_mbit = 0\n",
+	  "indigod.conf:2: capacity_mbit: 1e-300 is out of range [1, 400000]" },
 	{ "[link]\nbandwidth_gbps = 0\n",
 	  "indigod.conf:2: bandwidth_gbps: 0 is out of range [0.001, 10000]" },
 	{ "[link]\nbandwidth_gbps = -1\n",
