@@ -99,6 +99,12 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 			eq = strchr(optarg, '=');
 			if (eq)
 				*eq++ = '\0';
+			/* as indigod's netscope.apps: "=" says a figure follows */
+			if (eq && !*eq) {
+				fprintf(stderr, "indigo-netscope: --app %s=: no progress figure after '='\n",
+					optarg);
+				return -EINVAL;
+			}
 			/* cut short, either would name another cgroup or file */
 			if (strlen(optarg) >= NS_SRC_MAX ||
 			    (eq && strlen(eq) >= NS_SRC_MAX)) {

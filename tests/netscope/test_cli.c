@@ -102,6 +102,14 @@ START_TEST(floor_above_capacity_refused)
 }
 END_TEST
 
+/* as indigod's netscope.apps: "DIR=" names no figure, and is refused */
+START_TEST(app_with_empty_figure_refused)
+{
+	ck_assert_int_ne(parse2("--app", "/sys/fs/cgroup/db="), 0);
+	ck_assert_int_eq(parse2("--app", "/sys/fs/cgroup/db"), 0);
+}
+END_TEST
+
 START_TEST(names_that_fit)
 {
 	char path[NS_SRC_MAX];
@@ -144,6 +152,7 @@ int main(void)
 	tcase_add_test(tc, names_that_fit);
 	tcase_add_test(tc, names_too_long_refused);
 	tcase_add_test(tc, floor_above_capacity_refused);
+	tcase_add_test(tc, app_with_empty_figure_refused);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
