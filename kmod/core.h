@@ -164,7 +164,8 @@ void indigo_table_init(struct indigo_table *t, struct indigo_page *slots,
  */
 #define INDIGO_KEY_PFN_BITS	41	/* pfn + 1: 52-bit physical addresses */
 #define INDIGO_KEY_TAG_BITS	(64 - INDIGO_KEY_PFN_BITS)
-#define INDIGO_PFN_MAX		((1ULL << INDIGO_KEY_PFN_BITS) - 2)
+#define INDIGO_KEY_PFN_MASK	((1ULL << INDIGO_KEY_PFN_BITS) - 1)
+#define INDIGO_PFN_MAX		(INDIGO_KEY_PFN_MASK - 1)
 struct indigo_page *indigo_table_get(struct indigo_table *t, u64 pfn, u32 tag,
 				     int *evicted_node);
 /* Stripe index for callers that lock the table in stripes. */

@@ -25,7 +25,6 @@ void indigo_table_init(struct indigo_table *t, struct indigo_page *slots,
 struct indigo_page *indigo_table_get(struct indigo_table *t, u64 pfn, u32 tag,
 				     int *evicted_node)
 {
-	const u64 pfn_mask = (1ULL << INDIGO_KEY_PFN_BITS) - 1;
 	u64 key = (pfn + 1) | (u64)tag << INDIGO_KEY_PFN_BITS;
 	u32 mask = t->size - 1;
 	u32 home = indigo_table_hash(pfn) & mask;
@@ -35,7 +34,7 @@ struct indigo_page *indigo_table_get(struct indigo_table *t, u64 pfn, u32 tag,
 	*evicted_node = -1;
 	for (i = 0; i < INDIGO_TABLE_PROBE; i++) {
 		pg = &t->slots[(home + i) & mask];
-		if ((pg->key & pfn_mask) == pfn + 1) {
+		if ((pg->key & INDIGO_KEY_PFN_MASK) == pfn + 1) {
 			if (pg->key == key)
 				return pg;
 			goto anew;	/* a page there before, since freed */

@@ -68,7 +68,7 @@ static u64 pfn_at_home(const struct indigo_table *t, u32 home, u64 from, int n)
 /* @pg a new record of @pfn, of whichever page (tag) */
 static void assert_fresh(const struct indigo_page *pg, u64 pfn)
 {
-	ck_assert_uint_eq(pg->key & ((1ULL << INDIGO_KEY_PFN_BITS) - 1), pfn + 1);
+	ck_assert_uint_eq(pg->key & INDIGO_KEY_PFN_MASK, pfn + 1);
 	ck_assert_uint_eq(pg->last_ns, 0);
 	ck_assert_uint_eq(pg->burst_start_ns, 0);
 	ck_assert_uint_eq(pg->rate, 0);
