@@ -41,10 +41,22 @@ static double dlat_s(const struct cm_link *l)
 	return (l->far_ns - l->local_ns) / NS_PER_S;
 }
 
+/* a page's transfer, seconds; @l already checked */
+static double transfer_s(const struct cm_link *l)
+{
+	return l->page_bytes / l->bandwidth;
+}
+
+/* a migration's fixed cost k, seconds */
+static double k_s(const struct cm_link *l)
+{
+	return l->k_ns / NS_PER_S;
+}
+
 /* page_bytes / bandwidth + k, seconds; @l already checked */
 static double cost_s(const struct cm_link *l)
 {
-	return l->page_bytes / l->bandwidth + l->k_ns / NS_PER_S;
+	return transfer_s(l) + k_s(l);
 }
 
 int cm_promotion_cost(const struct cm_link *l, double *out)
@@ -106,8 +118,7 @@ int cm_epoch_reward_moves(const struct cm_link *l, double rate_sum,
 	if (!nonnegative(rate_sum) || !nonnegative(local_s))
 		return -EINVAL;
 	*reward_s = rate_sum * dlat_s(l) * local_s -
-		    (double)npages * l->page_bytes / l->bandwidth -
-		    (double)nmoves * l->k_ns / NS_PER_S;
+		    (double)npages * transfer_s(l) - (double)nmoves * k_s(l);
 	return 0;
 }
 
