@@ -104,8 +104,11 @@ bool indigo_bucket_take_pages(struct indigo_bucket *b, u32 rate_cap,
 	/*
 	 * Depth: a tenth of a second of promotions (at least one page), so a
 	 * cap holds over any 100 ms window, not just on average. A huge page
-	 * costs all its pages: it needs a full bucket, at least, and leaves
-	 * the rest as debt, so the cap in pages per second holds on average.
+	 * costs all its pages and, like a base page, needs one page's tokens:
+	 * it leaves the rest as debt, so the cap in pages per second holds on
+	 * average. Were it to wait for more, base pages faulting at the cap
+	 * would keep the bucket below that and it would never pass; the
+	 * kernel's own promotion rate limit admits it the same way.
 	 */
 	const s64 unit = CORE_NSEC_PER_SEC;
 	s64 depth = ((s64)rate_cap / 10 + 1) * unit;
@@ -136,7 +139,7 @@ bool indigo_bucket_take_pages(struct indigo_bucket *b, u32 rate_cap,
 			b->tokens += add;
 	}
 	b->last_ns = now_ns > b->last_ns ? now_ns : b->last_ns;
-	if (b->tokens < (cost < depth ? cost : depth))
+	if (b->tokens < unit)
 		return false;
 	b->tokens -= cost;
 	return true;

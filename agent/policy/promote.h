@@ -62,9 +62,12 @@ int promote_refill(struct promote_bucket *b, double now_s, double rate_pps,
 /*
  * How many of @c[0..n), in their order, @b's tokens pay for, spent: each
  * costs its base pages' tokens and needs as many, or a full bucket where
- * it has more, leaving the rest as debt, as the module's gate does
- * (kmod/core.c), so that a huge page can move under a cap smaller than
- * it and the cap holds on average. The first it cannot pay for stops it.
+ * it has more, leaving the rest as debt, so that a huge page can move
+ * under a cap smaller than it and the cap holds on average. The first it
+ * cannot pay for stops it: what follows waits, so the bucket fills. (The
+ * module's gate has no order to keep; there, base pages faulting at the
+ * cap would keep the bucket from filling, so it admits a huge page on
+ * one page's worth.)
  */
 size_t promote_take(struct promote_bucket *b, const struct promote_cand *c,
 		    size_t n);

@@ -467,22 +467,54 @@ START_TEST(cap_counts_huge_pages)
 }
 END_TEST
 
-/* A huge page waits for a full bucket when it holds fewer pages. */
-START_TEST(cap_huge_page_needs_full_bucket)
+/* A huge page needs one page's tokens, as a base page does, and owes the rest. */
+START_TEST(cap_huge_page_needs_one_page)
 {
 	struct indigo_bucket b = { 0 };
 
 	ck_assert(indigo_bucket_take_pages(&b, 100, 1 * SEC, 512));
 	/* 11 - 512 pages: 501 in debt, paid back at 100 pages/s */
 	ck_assert(!indigo_bucket_take_pages(&b, 100, 1 * SEC, 1));
-	ck_assert(!indigo_bucket_take_pages(&b, 100, 6 * SEC, 1));
-	ck_assert(indigo_bucket_take_pages(&b, 100, 6 * SEC + 20 * MS, 1));
-	/* 0 pages counts as one */
-	ck_assert(!indigo_bucket_take_pages(&b, 100, 6 * SEC + 20 * MS, 0));
+	ck_assert(!indigo_bucket_take_pages(&b, 100, 6 * SEC, 512));
+	ck_assert(indigo_bucket_take_pages(&b, 100, 6 * SEC + 20 * MS, 512));
+	/* 1 - 512: paid back at 11.14 s; 0 pages counts as one */
+	ck_assert(!indigo_bucket_take_pages(&b, 100, 11 * SEC + 100 * MS, 0));
+	ck_assert(indigo_bucket_take_pages(&b, 100, 11 * SEC + 150 * MS, 0));
 	/* long idle: full, the debt long gone, not more */
 	ck_assert(indigo_bucket_take_pages(&b, 0xffffffffU, 1000 * SEC,
 					   0xffffffffU));
 	ck_assert(!indigo_bucket_take_pages(&b, 0xffffffffU, 1000 * SEC, 1));
+}
+END_TEST
+
+/*
+ * Base pages faulting at twice the cap never leave a full bucket; a huge
+ * page faulting among them must still pass, at its share of the faults,
+ * and the cap still hold.
+ */
+START_TEST(cap_huge_page_not_starved)
+{
+	struct indigo_policy p = gate_pol(1000);
+	struct indigo_gate_in thp = hot;
+	struct indigo_bucket b = { 0 };
+	u64 pages = 0;
+	int huge = 0, t;
+
+	thp.npages = 512;
+	for (t = 0; t < 20000; t++) {
+		u64 now = 1 * SEC + (u64)t * 500 * 1000;
+
+		if (t % 100 == 50) {
+			huge += passes(&p, &thp, &b, now, 1);
+			continue;
+		}
+		pages += passes(&p, &hot, &b, now, 1);
+	}
+	ck_assert_int_ge(huge, 1);
+	pages += 512 * (u64)huge;
+	/* 10 s at 1000 pages/s, the full bucket, and one huge page's debt */
+	ck_assert_uint_le(pages, 1000 * 10 + 1000 / 10 + 1 + 511);
+	ck_assert_uint_ge(pages, 1000 * 10 - 512);
 }
 END_TEST
 
@@ -534,7 +566,8 @@ static Suite *gate_suite(void)
 	tcase_add_test(cap, cap_huge_no_overflow);
 	tcase_add_test(cap, bucket_take_accounting);
 	tcase_add_test(cap, cap_counts_huge_pages);
-	tcase_add_test(cap, cap_huge_page_needs_full_bucket);
+	tcase_add_test(cap, cap_huge_page_needs_one_page);
+	tcase_add_test(cap, cap_huge_page_not_starved);
 	tcase_add_test(cap, cap_lowered_clips_tokens);
 	suite_add_tcase(s, cap);
 
