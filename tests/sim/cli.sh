@@ -73,6 +73,19 @@ rc=0; (ulimit -v 4000000; "$sim" run "$dir/huge.trace" -P none) >/dev/null 2>"$d
 test "$rc" -eq 1 || fail "four billion pages: exit $rc"
 grep -q "huge.trace: .*4294967295 pages.*40000 records" "$dir/err" ||
 	fail "four billion pages: $(cat "$dir/err")"
+# a trace through a pipe (no size to check its header against): read as
+# from its file, and a header that claims two billion records for 40,000
+# is refused as truncated, where 16 GiB was allocated for it up front
+want=$("$sim" run "$dir/p.trace" -P none)
+got=$(cat "$dir/p.trace" | "$sim" run /dev/stdin -P none 2>&1) || true
+test "$got" = "$want" || fail "piped trace: $got, not $want"
+cp "$dir/p.trace" "$dir/long.trace"
+printf '\0\0\0\200' | dd of="$dir/long.trace" bs=1 seek=16 conv=notrunc 2>/dev/null
+rc=0; (ulimit -v 4000000; cat "$dir/long.trace" | "$sim" run /dev/stdin -P none) \
+	>/dev/null 2>"$dir/err" || rc=$?
+test "$rc" -eq 1 || fail "two billion piped records: exit $rc"
+grep -q "truncated: fewer than the header's 2147483648 records" "$dir/err" ||
+	fail "two billion piped records: $(cat "$dir/err")"
 # model files: the error names the file and says what is wrong with it
 echo garbage >"$dir/bad.model"
 if "$sim" run "$dir/p.trace" -P bandit -m "$dir/bad.model" -S 0.2 -E 1 2>"$dir/err"; then

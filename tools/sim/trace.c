@@ -5,9 +5,13 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* records read at once from a file of unknown size (a pipe): 256 KiB */
+#define TRACE_PIPE_RECS	(1U << 15)
 
 int trace_alloc(struct trace *t, uint32_t npages, uint64_t n)
 {
@@ -77,8 +81,8 @@ int trace_save(const struct trace *t, const char *path)
  * is allocated for its counts: a damaged one (four billion pages for a few
  * records) must get an error, not an allocation the host cannot give.
  */
-static int read_header(FILE *f, uint32_t *npages, uint64_t *n, char *why,
-		       size_t len)
+static int read_header(FILE *f, uint32_t *npages, uint64_t *n, bool *sized,
+		       char *why, size_t len)
 {
 	unsigned char h[TRACE_HDR_BYTES];
 	uint32_t version;
@@ -104,8 +108,8 @@ static int read_header(FILE *f, uint32_t *npages, uint64_t *n, char *why,
 			       *n, TRACE_MAX_RECS);
 	/* a header that disagrees with the file is damage */
 	want = TRACE_HDR_BYTES + *n * sizeof(struct trace_rec);
-	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
-	    (uint64_t)st.st_size != want)
+	*sized = !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
+	if (*sized && (uint64_t)st.st_size != want)
 		return errbuf_set(why, len, -EINVAL, "header claims %" PRIu64
 			       " records (%" PRIu64 " bytes), the file has %jd",
 			       *n, want, (intmax_t)st.st_size);
@@ -119,21 +123,51 @@ static int read_header(FILE *f, uint32_t *npages, uint64_t *n, char *why,
 	return 0;
 }
 
+/*
+ * The @n records into @t, which has room for t->n. Room grows as records
+ * arrive, so that a header whose count no file size vouched for (a pipe)
+ * cannot have gigabytes allocated for records that never come. -ENODATA
+ * where the file ends first.
+ */
+static int read_recs(struct trace *t, FILE *f, uint64_t n)
+{
+	struct trace_rec *r;
+	uint64_t got = 0, room;
+
+	for (;;) {
+		got += fread(t->r + got, sizeof(*t->r), t->n - got, f);
+		if (got < t->n || t->n == n)
+			break;
+		room = t->n * 2 < n ? t->n * 2 : n;
+		r = realloc(t->r, room * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		t->r = r;
+		t->n = room;
+	}
+	if (got < n)
+		return ferror(f) ? -EIO : -ENODATA;
+	return 0;
+}
+
 static int read_body(struct trace *t, FILE *f, char *why, size_t len)
 {
 	uint32_t npages = 0;
 	uint64_t n = 0, i;
-	int ret = read_header(f, &npages, &n, why, len);
+	bool sized = false;
+	int ret = read_header(f, &npages, &n, &sized, why, len);
 
 	if (ret)
 		return ret;
-	ret = trace_alloc(t, npages, n);
-	if (ret)
-		return errbuf_set(why, len, ret, "%s", strerror(-ret));
-	if (fread(t->r, sizeof(*t->r), n, f) != n)
-		ret = ferror(f) ? errbuf_set(why, len, -EIO, "%s", strerror(EIO)) :
-		      errbuf_set(why, len, -EINVAL, "truncated: fewer than the "
-			      "header's %" PRIu64 " records", n);
+	ret = trace_alloc(t, npages, sized || n < TRACE_PIPE_RECS ? n :
+			  TRACE_PIPE_RECS);
+	if (!ret)
+		ret = read_recs(t, f, n);
+	if (ret == -ENODATA)
+		ret = errbuf_set(why, len, -EINVAL, "truncated: fewer than the "
+				 "header's %" PRIu64 " records", n);
+	else if (ret)
+		ret = errbuf_set(why, len, ret, "%s", strerror(-ret));
 	for (i = 0; !ret && i < n; i++)
 		if (t->r[i].page >= npages)
 			ret = errbuf_set(why, len, -EINVAL, "record %" PRIu64
