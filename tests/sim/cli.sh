@@ -26,6 +26,19 @@ grep -q '^## Goals' "$dir/sim.md" || fail "sim.md has no goals"
 test "$(wc -l <"$dir/sim.csv")" -eq 181 || fail "sim.csv: $(wc -l <"$dir/sim.csv") lines"
 awk -F, 'NF != 11 { exit 1 }' "$dir/sim.csv" || fail "sim.csv: a row without 11 fields"
 if grep -q '^|.*b|c' "$dir/sim.md"; then fail "sim.md: a workload name splits its cell"; fi
+# a real trace whose pages are touched 1.3 s apart, past TPP's hot threshold:
+# TPP promotes nothing, and the bandit's promotions over TPP's have no value
+# (n/a), where they read 0.00, as if the bandit had promoted nothing
+{
+	printf 'INDIGOTR\1\0\0\0\4\0\0\0\310\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0'
+	for i in $(seq 0 199); do printf "\\$((i % 4))\0\0\0\377\377\377\377"; done
+} >"$dir/slow.trace"
+mkdir "$dir/slow"
+"$sim" table "$dir/slow" -p 512 -n 20000 -R 1 "$dir/slow.trace" 2>/dev/null
+grep -q '^slow,0.25,0.50,tpp,.*,0,0,' "$dir/slow/sim.csv" ||
+	fail "slow trace: TPP promoted: $(grep '^slow,0.25,0.50,tpp' "$dir/slow/sim.csv")"
+row=$(grep -m1 '^| 25 % | slow (real) |' "$dir/slow/sim.md")
+case "$row" in *"| n/a |"*) ;; *) fail "slow trace's goals row: $row" ;; esac
 # refusals
 if "$sim" run "$dir/p.trace" -P nosuch 2>/dev/null; then fail "unknown policy accepted"; fi
 if "$sim" run "$dir/p.trace" -f 0 2>/dev/null; then fail "local fraction 0 accepted"; fi

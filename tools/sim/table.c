@@ -253,9 +253,19 @@ static void settling(const struct pol_log *l, uint64_t n, struct settle *st)
 	}
 }
 
+/* NAN where @b is 0: no value, least of all 0 (a perfect one) */
 static double ratio(double a, double b)
 {
-	return b > 0 ? a / b : 0;
+	return b > 0 ? a / b : NAN;
+}
+
+/* a ratio's Markdown cell: "n/a" where it has no value */
+static const char *md_ratio(char *buf, size_t len, double r)
+{
+	if (isnan(r))
+		return "n/a";
+	snprintf(buf, len, "%.2f", r);
+	return buf;
 }
 
 /*
@@ -436,6 +446,7 @@ static void write_goals(FILE *f, const struct workload *w, size_t nw,
 		unsigned int met1 = 0, met2 = 0, met3 = 0, met4 = 0, nsyn = 0;
 
 		for (i = 0; i < nw; i++) {
+			char p3[16];
 			const struct scen *c0 = &s[(i * NFRAC + fi) * NCONT + 0];
 			const struct scen *c5 = &s[(i * NFRAC + fi) * NCONT + 1];
 			double r1 = ratio(c5->c[b].r.stall_ns, c5->c[POL_TPP].r.stall_ns);
@@ -444,6 +455,10 @@ static void write_goals(FILE *f, const struct workload *w, size_t nw,
 					  (double)c5->c[POL_TPP].r.promotions);
 			double r4 = ratio(c0->c[b].r.stall_ns, c0->c[POL_TPP].r.stall_ns);
 
+			/*
+			 * r3 has no value where TPP promoted nothing (it meets no
+			 * goal then); stalls are never 0, every access costs
+			 */
 			if (w[i].synthetic) {
 				nsyn++;
 				met1 += r1 <= 0.70;
@@ -451,9 +466,9 @@ static void write_goals(FILE *f, const struct workload *w, size_t nw,
 				met3 += r3 <= 0.75;
 				met4 += r4 <= 1.05;
 			}
-			fprintf(f, "| %.0f %% | %s%s | %.2f | %.2f | %.2f | %.2f |\n",
+			fprintf(f, "| %.0f %% | %s%s | %.2f | %.2f | %s | %.2f |\n",
 				fracs[fi] * 100, w[i].name, w[i].synthetic ? "" : " (real)",
-				r1, r2, r3, r4);
+				r1, r2, md_ratio(p3, sizeof(p3), r3), r4);
 		}
 		fprintf(f, "| %.0f %% | **synthetic: goals met** | %u of %u (goal: 3) | %u of %u | %u of %u | %u of %u (goal: all) |\n",
 			fracs[fi] * 100, met1, nsyn, met2, nsyn, met3, nsyn, met4, nsyn);
