@@ -94,17 +94,26 @@ static struct json_object *to_json(const struct status_info *s)
 	return o;
 }
 
+int status_tmp_name(char *buf, size_t n, const char *path)
+{
+	return snprintf(buf, n, "%s.tmp.%ld", path, (long)getpid()) >= (int)n ?
+	       -ENAMETOOLONG : 0;
+}
+
 int status_write(const char *path, const struct status_info *s)
 {
 	struct json_object *o = to_json(s);
 	char tmp[4096];
-	int ret = 0;
+	int ret;
 
 	if (!o)
 		return -ENOMEM;
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		ret = -ENAMETOOLONG;
-	else if (json_object_to_file_ext(tmp, o, JSON_C_TO_STRING_PRETTY))
+	ret = status_tmp_name(tmp, sizeof(tmp), path);
+	if (ret) {
+		json_object_put(o);
+		return ret;
+	}
+	if (json_object_to_file_ext(tmp, o, JSON_C_TO_STRING_PRETTY))
 		ret = errno ? -errno : -EIO;
 	else if (rename(tmp, path))
 		ret = -errno;

@@ -9,6 +9,7 @@
 #define INDIGO_STATUS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "actions.h"
@@ -29,6 +30,14 @@ struct status_info {
 	uint64_t agent_moved, agent_failed, agent_held;
 	struct json_object *extra;	/* more members (may be NULL; not freed) */
 };
+
+/*
+ * The temporary name to write @path under before renaming it into place,
+ * "PATH.tmp.PID", into @buf of @n bytes: another indigod writing the same
+ * file (a test run beside the service) has its own, so neither renames the
+ * other's half-written file into place. 0 or -ENAMETOOLONG.
+ */
+int status_tmp_name(char *buf, size_t n, const char *path);
 
 /* 0 or a negative errno; nothing is left behind on failure. */
 int status_write(const char *path, const struct status_info *s);

@@ -71,13 +71,14 @@ static void metrics_error(const char *path, int err)
 static void write_metrics(const struct daemon *d)
 {
 	const char *path = d->cfg.agent.metrics_path;
-	char tmp[CONFIG_PATH_MAX + 8];
+	char tmp[CONFIG_PATH_MAX + 32];
 	FILE *f = NULL;
 	int fd, err;
 
 	if (!path[0])
 		return;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	/* fits: the path is shorter than CONFIG_PATH_MAX */
+	status_tmp_name(tmp, sizeof(tmp), path);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd >= 0 && (fchmod(fd, 0644) || !(f = fdopen(fd, "w")))) {
 		err = errno;

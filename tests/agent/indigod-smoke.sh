@@ -112,6 +112,29 @@ kill -TERM $p
 wait $p
 [ "$(grep -c "metrics $t/nodir/metrics.prom: No such file or directory; not written" "$t/e9")" = 1 ] &&
 	ok metrics-unwritable-logged-once || no metrics-unwritable-logged-once "$(cat "$t/e9")"
+# another instance writing the same files (a test run beside the service)
+# has temporary files of its own: neither renames the other's half-written
+# one into place, nor writes into the one the other published
+printf '[agent]\nstate_dir = %s/st\nlog_path = %s/d.jsonl\nstatus_path = %s/s2.json\nmetrics_path = %s/m2.prom\n' \
+	"$t" "$t" "$t" "$t" >"$t/two.conf"
+printf '{"other": ' >"$t/s2.json.tmp"
+printf '# other\n' >"$t/m2.prom.tmp"
+exec 8>>"$t/s2.json.tmp" 9>>"$t/m2.prom.tmp"
+"$bin" -c "$t/two.conf" 2>"$t/e10" &
+p=$!
+sleep 0.5
+kill -TERM $p
+wait $p
+printf '1}' >&8
+printf 'other 1\n' >&9
+exec 8>&- 9>&-
+python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["epochs"] == 0, s
+assert json.load(open(sys.argv[1] + ".tmp")) == {"other": 1}' "$t/s2.json" 2>"$t/py" &&
+	grep -q '^indigod_epochs_total 0$' "$t/m2.prom" && ! grep -q other "$t/m2.prom" &&
+	[ "$(cat "$t/m2.prom.tmp")" = "$(printf '# other\nother 1')" ] &&
+	ok temp-files-per-process || no temp-files-per-process "$(cat "$t/py" "$t/e10"; ls "$t")"
 # a GPU tier that could not start (no driver yet) starts at SIGUSR1 once
 # the driver is there: the stand-in libcuda, where the build made it
 if [ -n "${INDIGO_FAKECUDA:-}" ] && [ -f "$INDIGO_FAKECUDA" ]; then
