@@ -418,7 +418,9 @@ static void reload(struct daemon *d)
 	 */
 	d->avail_gbps = 0;
 	d->ns_far_ns = 0;
-	if (ns_changed) {
+	/* one that could not start is tried again: its cause (bpffs not
+	 * mounted, an application's cgroup not made yet) may be gone */
+	if (ns_changed || (d->cfg.netscope.enable && !d->ns)) {
 		ns_agent_stop(d->ns);
 		netscope_start(d);
 	}

@@ -135,6 +135,22 @@ assert json.load(open(sys.argv[1] + ".tmp")) == {"other": 1}' "$t/s2.json" 2>"$t
 	grep -q '^indigod_epochs_total 0$' "$t/m2.prom" && ! grep -q other "$t/m2.prom" &&
 	[ "$(cat "$t/m2.prom.tmp")" = "$(printf '# other\nother 1')" ] &&
 	ok temp-files-per-process || no temp-files-per-process "$(cat "$t/py" "$t/e10"; ls "$t")"
+# a Netscope that could not start (here its application's cgroup is not
+# there; on a host, bpffs not mounted, say) is tried again at a reload,
+# [netscope] unchanged: the operator may have put its cause right since
+conf linucb
+printf '[netscope]\nenable = on\napps = %s/nocg\n' "$t" >>"$t/c.conf"
+"$bin" -c "$t/c.conf" 2>"$t/e11" &
+p=$!
+sleep 0.5
+kill -HUP $p
+sleep 0.5
+kill -TERM $p
+wait $p
+rc=$?
+[ $rc = 0 ] &&
+	[ "$(sed -n '/SIGHUP/,$p' "$t/e11" | grep -c "netscope: $t/nocg: No such file or directory; running without Netscope")" = 1 ] &&
+	ok sighup-retries-netscope || no sighup-retries-netscope "rc $rc: $(cat "$t/e11")"
 # a GPU tier that could not start (no driver yet) starts at SIGUSR1 once
 # the driver is there: the stand-in libcuda, where the build made it
 if [ -n "${INDIGO_FAKECUDA:-}" ] && [ -f "$INDIGO_FAKECUDA" ]; then
