@@ -118,6 +118,13 @@ $(B)/agent-tests-san/%: tests/agent/%.c tests/unit/check_main.h tests/agent/trng
 # test_executor compiles agent/executor.c in, with libnuma faked
 $(B)/agent-tests/test_executor $(B)/agent-tests-san/test_executor: agent/executor.c agent/executor.h
 
+# test_daemon compiles indigod's epochs in (telemetry.c and the files it
+# calls), the rest of indigod stood in for
+TEST_DAEMON := $(B)/agent-tests/test_daemon $(B)/agent-tests-san/test_daemon
+$(TEST_DAEMON): agent/telemetry.c agent/components.c agent/learner.c agent/status.c \
+	agent/status.h agent/daemon.h agent/executor.h agent/modlink.h
+$(TEST_DAEMON): AGENT_CFLAGS += -Ikmod
+
 check-unit: $(UNIT) $(UNIT_SAN) $(AGENT_T) $(AGENT_T_SAN)
 	@set -e; for t in $(UNIT) $(AGENT_T); do echo "== $$t"; $$t; done
 	@set -e; for t in $(UNIT_SAN) $(AGENT_T_SAN); do echo "== $$t (ASan/UBSan)"; CK_FORK=no $$t; done

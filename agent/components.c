@@ -9,8 +9,7 @@
 
 #include "daemon.h"
 
-/* Opens or closes the agent executor to match d->cfg. */
-int executor_sync(struct daemon *d)
+static int executor_match(struct daemon *d)
 {
 	int ret;
 
@@ -28,6 +27,18 @@ int executor_sync(struct daemon *d)
 		       ret == -ENOSYS ? " (the kernel has no NUMA support)" :
 		       ret == -ENOENT ? " (no node has CPUs to promote to)" : "");
 	}
+	return ret;
+}
+
+/* Opens or closes the agent executor to match d->cfg. */
+int executor_sync(struct daemon *d)
+{
+	bool had = d->ex;
+	int ret = executor_match(d);
+
+	/* the epoch in flight ran under both: its reward is neither one's */
+	if (had != !!d->ex)
+		d->ex_switched = true;
 	return ret;
 }
 

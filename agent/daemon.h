@@ -73,6 +73,7 @@ struct daemon {
 	struct executor *ex;
 	uint64_t agent_moved, agent_failed, agent_held;
 	int ex_err;			/* last move_pages error logged */
+	bool ex_switched;		/* opened or closed mid-epoch */
 
 	/* reward source "progress" */
 	struct counter_src prog;

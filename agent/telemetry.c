@@ -258,6 +258,14 @@ static void feedback(struct daemon *d, struct epoch_feedback *fb)
 	}
 	if (d->cfg.reward.source == CONFIG_REWARD_PROGRESS)
 		read_progress(d, fb);
+	/*
+	 * An executor switched mid-epoch (a reload): part of the epoch's
+	 * promotions were the other one's, which this reward would leave out
+	 * or charge as pages left far. Neither learned from nor logged.
+	 */
+	if (d->ex_switched)
+		fb->kind = EPOCH_FB_NONE;
+	d->ex_switched = false;
 }
 
 /*

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for indigod's epochs (agent/telemetry.c with components.c and
+ * learner.c) without the module: the test hands on_epoch() the EPOCH
+ * messages modlink would. The rest of indigod (indigod.c's loop and
+ * link), the agent executor, Netscope and the GPU tier are the stand-ins
+ * below.
+ */
+#include "check_main.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../agent/components.c"
+#include "../../agent/learner.c"
+#include "../../agent/status.c"
+#include "../../agent/telemetry.c"
+
+/* indigod.c */
+volatile sig_atomic_t stop_sig;
+
+void logmsg(int prio, const char *fmt, ...)
+{
+	(void)prio;
+	(void)fmt;
+}
+
+double clock_s(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double now_s(void)
+{
+	return clock_s(CLOCK_REALTIME);
+}
+
+int apply_policy(struct daemon *d)
+{
+	(void)d;
+	return 0;
+}
+
+/* The agent executor: what it moved since the last executor_take(). */
+static struct exec_totals moved;
+static int ex_open;
+
+int executor_open(struct executor **out)
+{
+	*out = (struct executor *)&moved;
+	ex_open = 1;
+	return 0;
+}
+
+void executor_close(struct executor *x)
+{
+	if (x)
+		ex_open = 0;
+}
+
+void executor_add(struct executor *x, const struct promote_cand *c, size_t n)
+{
+	(void)x, (void)c, (void)n;
+}
+
+void executor_clear(struct executor *x)
+{
+	(void)x;
+}
+
+int executor_run(struct executor *x, uint32_t rate_min_mhz,
+		 uint32_t burst_min_ms, uint64_t free_min_kib,
+		 uint32_t rate_cap_pps, double epoch_s, double now)
+{
+	(void)x, (void)rate_min_mhz, (void)burst_min_ms, (void)free_min_kib;
+	(void)rate_cap_pps, (void)epoch_s, (void)now;
+	return 0;
+}
+
+void executor_take(struct executor *x, struct exec_totals *t)
+{
+	(void)x;
+	*t = moved;
+	memset(&moved, 0, sizeof(moved));
+}
+
+/* Netscope and the GPU tier: never there. */
+int ns_indigod_start(struct ns_agent **a, const struct indigod_config *c,
+		     int *cc_err, char *err, size_t errlen)
+{
+	(void)c, (void)err, (void)errlen;
+	*a = NULL;
+	*cc_err = 0;
+	return 0;
+}
+
+int ns_indigod_link(const struct ns_agent *a, const struct indigod_config *c,
+		    double *avail_gbps, double *far_ns)
+{
+	(void)a, (void)c, (void)avail_gbps, (void)far_ns;
+	return -ENODEV;
+}
+
+int ns_agent_tick(struct ns_agent *a, const char **why)
+{
+	(void)a, (void)why;
+	return 0;
+}
+
+bool ns_agent_cc_replaced(const struct ns_agent *a)
+{
+	(void)a;
+	return false;
+}
+
+void ns_agent_stop(struct ns_agent *a)
+{
+	(void)a;
+}
+
+int gpu_tier_start(const struct gpu_config *cfg, struct gpu_tier **out,
+		   char *err, size_t errlen)
+{
+	(void)cfg;
+	*out = NULL;
+	snprintf(err, errlen, "no GPU");
+	return -ENODEV;
+}
+
+int gpu_tier_probe(struct gpu_tier *t, char *err, size_t errlen)
+{
+	(void)t, (void)err, (void)errlen;
+	return -ENODEV;
+}
+
+size_t gpu_tier_gpus(const struct gpu_tier *t, const struct gpu_info **gpus)
+{
+	(void)t;
+	*gpus = NULL;
+	return 0;
+}
+
+const struct gpu_tier_map *gpu_tier_nodes(const struct gpu_tier *t)
+{
+	(void)t;
+	return NULL;
+}
+
+int gpu_nodeset_format(const struct gpu_nodeset *set, char *buf, size_t n)
+{
+	(void)set, (void)buf, (void)n;
+	return -EINVAL;
+}
+
+int gpu_tier_cm_link(const struct gpu_tier *t, size_t gpu, enum gpu_dir dir,
+		     const struct cm_link *base, struct cm_link *out)
+{
+	(void)t, (void)gpu, (void)dir, (void)base, (void)out;
+	return -ENODEV;
+}
+
+int gpu_tier_json(const struct gpu_tier *t, struct json_object *obj)
+{
+	(void)t, (void)obj;
+	return -ENODEV;
+}
+
+void gpu_tier_stop(struct gpu_tier *t)
+{
+	(void)t;
+}
+
+static struct daemon d;
+static char dir[] = "/tmp/test_daemon.XXXXXX";
+static u64 seq;
+
+static void setup(void)
+{
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	memset(&d, 0, sizeof(d));
+	config_defaults(&d.cfg);
+	snprintf(d.cfg.agent.state_dir, CONFIG_PATH_MAX, "%s", dir);
+	snprintf(d.cfg.agent.log_path, CONFIG_PATH_MAX, "%s/d.jsonl", dir);
+	d.cfg.agent.metrics_path[0] = d.cfg.agent.status_path[0] = '\0';
+	d.cfg.gpu.enable = false;
+	snprintf(d.app, sizeof(d.app), "default");
+	snprintf(d.app_fixed, sizeof(d.app_fixed), "default");
+	d.sysfs = dir;			/* no nodes: memory features 0 */
+	d.save_every = 1000000;
+	seq = 0;
+}
+
+static void teardown(void)
+{
+	char cmd[64];
+
+	learner_stop(&d);
+	dlog_stop(&d);
+	executor_close(d.ex);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(dir, sizeof(dir), "/tmp/test_daemon.XXXXXX");
+}
+
+static void start(int executor)
+{
+	d.cfg.agent.executor = executor;
+	ck_assert_int_eq(executor_sync(&d), 0);
+	ck_assert_int_eq(learner_start(&d), 0);
+	dlog_start(&d);
+	ck_assert_ptr_nonnull(d.dlog);
+}
+
+/* One EPOCH: node 1 far, 100 faults, 40 of them promoted by the kernel. */
+static void epoch(void)
+{
+	struct modlink_epoch m = {
+		.seq = ++seq, .ms = 1000, .rate_p50 = 5000, .rate_p90 = 9000,
+		.rate_p99 = 20000, .burst_p50 = 10, .burst_p90 = 20,
+		.burst_p99 = 40, .nnodes = 1,
+	};
+	u64 epochs = d.epochs;
+
+	m.node[0].id = 1;
+	m.node[0].faults = 100;
+	m.node[0].allowed = 40;
+	moved.moved = moved.moves = 30;	/* what the agent's executor moved */
+	moved.rate_sum_hz = 30 * 5.0;
+	on_epoch(&m, &d);
+	ck_assert_uint_eq(d.epochs, epochs + 1);
+}
+
+/* Decision-log records so far. */
+static unsigned int records(void)
+{
+	char path[CONFIG_PATH_MAX + 16];
+	unsigned int n = 0;
+	FILE *f;
+	int c;
+
+	snprintf(path, sizeof(path), "%s/d.jsonl", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/*
+ * A reload that switches the executor mid-epoch: the epoch in flight ran
+ * under both, so its reward (the new one's way, on half of its moves) is
+ * neither one's: not learned from, not logged. The next epoch's is.
+ */
+static void switch_executor(int from, int to)
+{
+	start(from);
+	epoch();
+	epoch();
+	ck_assert_uint_eq(records(), 1);
+	d.cfg.agent.executor = to;
+	ck_assert_int_eq(executor_sync(&d), 0);
+	ck_assert_int_eq(ex_open, to == CONFIG_EXECUTOR_AGENT);
+	epoch();
+	ck_assert_uint_eq(records(), 1);
+	epoch();
+	ck_assert_uint_eq(records(), 2);
+}
+
+START_TEST(kernel_to_agent)
+{
+	switch_executor(CONFIG_EXECUTOR_KERNEL, CONFIG_EXECUTOR_AGENT);
+}
+END_TEST
+
+START_TEST(agent_to_kernel)
+{
+	switch_executor(CONFIG_EXECUTOR_AGENT, CONFIG_EXECUTOR_KERNEL);
+}
+END_TEST
+
+/* The same executor kept across a reload: every epoch's reward counts. */
+START_TEST(executor_kept)
+{
+	start(CONFIG_EXECUTOR_AGENT);
+	epoch();
+	epoch();
+	ck_assert_int_eq(executor_sync(&d), 0);
+	epoch();
+	ck_assert_uint_eq(records(), 2);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("daemon");
+	TCase *tc = tcase_create("epochs");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, kernel_to_agent);
+	tcase_add_test(tc, agent_to_kernel);
+	tcase_add_test(tc, executor_kept);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return unit_run(suite());
+}
