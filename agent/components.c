@@ -48,12 +48,15 @@ void gpu_start(struct daemon *d)
 	const struct gpu_info *g;
 	char err[512], nodes[128];
 	size_t i, n;
+	sigset_t old;
 	int ret;
 
 	d->gpu = NULL;
 	if (!d->cfg.gpu.enable)
 		return;
+	signals_hold(&old);	/* the driver starts its threads (daemon.h) */
 	ret = gpu_tier_start(&d->cfg.gpu, &d->gpu, err, sizeof(err));
+	signals_release(&old);
 	if (ret) {
 		logmsg(ret == -ENOENT || ret == -ENODEV || ret == -ENOTSUP ?
 		       LOG_NOTICE : LOG_WARNING,
@@ -83,13 +86,16 @@ void gpu_reprobe(struct daemon *d)
 {
 	struct epoch_params p;
 	char err[512];
+	sigset_t old;
 	int ret;
 
 	if (!d->gpu) {
 		gpu_start(d);
 		return;
 	}
+	signals_hold(&old);	/* as in gpu_start() */
 	ret = gpu_tier_probe(d->gpu, err, sizeof(err));
+	signals_release(&old);
 	if (!ret) {
 		logmsg(LOG_INFO, "gpu: links probed again");
 		return;

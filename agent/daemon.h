@@ -111,6 +111,15 @@ double clock_s(clockid_t clk);
 double now_s(void);			/* CLOCK_REALTIME, s */
 int64_t ms_since(const struct timespec *t);	/* CLOCK_MONOTONIC */
 int apply_policy(struct daemon *d);	/* 0, or why the module lacks it */
+/*
+ * Holds the signals the loop handles off the calling thread, *@old the
+ * mask to release them to: threads a library starts meanwhile (the CUDA
+ * driver's) take this mask, so never take one, where its handler would
+ * run there, cut their calls short (EINTR) and leave the loop to see the
+ * flag only at its next timeout. Any that came are taken at the release.
+ */
+void signals_hold(sigset_t *old);
+void signals_release(const sigset_t *old);
 
 /* learner.c */
 double host_page_bytes(void);		/* the unit the kernel counts pages in */

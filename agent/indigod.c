@@ -73,16 +73,42 @@ static void on_signal(int sig)
 		stop_sig = 1;
 }
 
+/* The signals on_signal() turns into flags for the loop. */
+static void loop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGUSR1);
+}
+
+void signals_hold(sigset_t *old)
+{
+	sigset_t set;
+
+	loop_signals(&set);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+void signals_release(const sigset_t *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 static int setup_signals(void)
 {
 	struct sigaction sa;
+	sigset_t set;
+	int sig;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: poll() returns EINTR */
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGTERM, &sa, NULL) || sigaction(SIGINT, &sa, NULL) ||
-	    sigaction(SIGHUP, &sa, NULL) || sigaction(SIGUSR1, &sa, NULL))
-		return -errno;
+	loop_signals(&set);
+	for (sig = 1; sig < NSIG; sig++)
+		if (sigismember(&set, sig) == 1 && sigaction(sig, &sa, NULL))
+			return -errno;
 	sa.sa_handler = SIG_IGN;
 	if (sigaction(SIGPIPE, &sa, NULL))
 		return -errno;

@@ -157,7 +157,7 @@ if [ -n "${INDIGO_FAKECUDA:-}" ] && [ -f "$INDIGO_FAKECUDA" ]; then
 	conf linucb
 	printf '[gpu]\ndriver = %s/libcuda.so.1\nprobe_share = 1\nprobe_batch_kib = 64\nprobe_reps = 2\n' \
 		"$t" >>"$t/c.conf"
-	"$bin" -c "$t/c.conf" 2>"$t/e7" &
+	FAKECUDA_THREAD=1 "$bin" -c "$t/c.conf" 2>"$t/e7" &
 	p=$!
 	sleep 0.5
 	ln -s "$INDIGO_FAKECUDA" "$t/libcuda.so.1"
@@ -166,6 +166,18 @@ if [ -n "${INDIGO_FAKECUDA:-}" ] && [ -f "$INDIGO_FAKECUDA" ]; then
 		grep -q 'gpu 0: Fake H200' "$t/e7" && break
 		sleep 0.1
 	done
+	# the driver's threads (the stand-in's one) never take the signals
+	# the loop handles (HUP, INT, USR1, TERM), which its own thread does
+	blk=
+	for s in /proc/$p/task/*; do
+		[ "$(cat "$s/comm" 2>/dev/null)" = fakecuda ] &&
+			blk=$(awk '/^SigBlk:/ { print $2 }' "$s/status")
+	done
+	main=$(awk '/^SigBlk:/ { print $2 }' "/proc/$p/status")
+	[ -n "$blk" ] && [ $((0x$blk & 0x4203)) = $((0x4203)) ] &&
+		[ $((0x$main & 0x4203)) = 0 ] &&
+		ok gpu-driver-threads-block-signals ||
+		no gpu-driver-threads-block-signals "driver thread SigBlk ${blk:-none}, main $main"
 	kill -TERM $p
 	wait $p
 	rc=$?

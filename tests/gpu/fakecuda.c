@@ -12,15 +12,19 @@
  *	FAKECUDA_DEVICES	device count (1)
  *	FAKECUDA_NUMA		NUMA node of device 0's memory (none)
  *	FAKECUDA_FAIL_COPY	"N:CODE": the Nth copy since cuInit fails with CODE
+ *	FAKECUDA_THREAD		1: the first cuInit that succeeds starts a thread,
+ *				"fakecuda", parked for good, as the driver's own
  *
  * fakecuda_live() counts what is allocated and not freed, contexts
  * retained and not released: tests check it returns to 0.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cuda.h>
 
@@ -54,12 +58,38 @@ API CUresult cuDriverGetVersion(int *v)
 	return env("FAKECUDA_VERSION_RESULT", CUDA_SUCCESS);
 }
 
+static void *parked(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* The driver's threads take the signal mask of the thread calling it. */
+static void start_thread(void)
+{
+	static int started;
+	pthread_t t;
+
+	if (started || !env("FAKECUDA_THREAD", 0) ||
+	    pthread_create(&t, NULL, parked, NULL))
+		return;
+	pthread_setname_np(t, "fakecuda");
+	pthread_detach(t);
+	started = 1;
+}
+
 API CUresult cuInit(unsigned int flags)
 {
+	CUresult e = env("FAKECUDA_INIT", 0);
+
 	(void)flags;
 	live = 0;
 	copies = 0;
-	return env("FAKECUDA_INIT", 0);
+	if (!e)
+		start_thread();
+	return e;
 }
 
 /* The fake's own words, so tests can tell them from INDIGO's table */
