@@ -3,8 +3,10 @@
  * indigo-netscope: Netscope alone, in the foreground, without the rest of
  * indigod (tests, benchmarks, hosts without the module). It loads and
  * attaches the programs, registers the "netscope" congestion control,
- * runs the controller for the applications named, and on SIGINT/SIGTERM
- * detaches and unregisters, leaving the pinned maps.
+ * runs the controller for the applications named, and on SIGINT, SIGTERM
+ * or SIGHUP (unless started with it ignored, under nohup) detaches and
+ * unregisters, leaving the pinned maps. Output that cannot be written (a
+ * reader gone) is lost; the controller runs on.
  *
  *	indigo-netscope [--cgroup DIR]... [--app DIR[=PROGRESS] [--sens C]]...
  *		[--capacity-mbit N] [--floor-mbit N] [--interval-ms N]
@@ -44,6 +46,24 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
+}
+
+/*
+ * SIGHUP (its terminal gone) stops it as SIGTERM does, where it killed it
+ * with the programs attached and the CC registered; under nohup it stays
+ * ignored. A reader of its output gone must not kill it either: the write
+ * fails instead (SIGPIPE ignored).
+ */
+static void set_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, hup;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!sigaction(SIGHUP, NULL, &hup) && hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 static int usage(void)
@@ -203,7 +223,6 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 
 int main(int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct ns_agent_opts o;
 	struct ns_agent *a;
 	const char *why = "";
@@ -212,8 +231,7 @@ int main(int argc, char **argv)
 	ns_agent_defaults(&o, 100);
 	if (parse_args(argc, argv, &o))
 		return usage();
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	set_signals();
 	ret = ns_agent_start(&a, &o, &why);
 	if (ret) {
 		fprintf(stderr, "indigo-netscope: %s: %s\n", why, strerror(-ret));

@@ -3,10 +3,12 @@
  * Unit tests: indigo-netscope's arguments (agent/netscope/main.c), parsed
  * without starting anything (the agent is stubbed here). A cgroup,
  * progress source or congestion control too long to be kept is refused,
- * not cut short into the name of another.
+ * not cut short into the name of another. And its signals: SIGHUP stops it
+ * as SIGTERM does, and a closed output pipe does not kill it.
  */
 #include "check_main.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 
 /* the code under test, for its static parse_args() */
@@ -21,15 +23,26 @@ void ns_agent_defaults(struct ns_agent_opts *o, double capacity_mbit)
 	memset(o, 0, sizeof(*o));
 }
 
+static int start_ret = -ENOSYS;	/* what the agent's start returns */
+static int ticks;		/* intervals the loop ran */
+static bool stopped;		/* whether it was stopped */
+static void (*on_tick)(void);	/* what happens at each interval */
+
 int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 		   const char **why)
 {
-	return -ENOSYS;
+	*out = NULL;
+	*why = "stub";
+	return start_ret;
 }
 
 int ns_agent_tick(struct ns_agent *a, const char **why)
 {
-	return 0;
+	ticks++;
+	if (on_tick)
+		on_tick();
+	*why = "stub";
+	return ticks == 1 ? -EIO : 0;	/* a line on stderr */
 }
 
 int ns_agent_cc_status(const struct ns_agent *a)
@@ -44,6 +57,7 @@ bool ns_agent_cc_replaced(const struct ns_agent *a)
 
 void ns_agent_stop(struct ns_agent *a)
 {
+	stopped = true;
 }
 
 int ns_peers_add(struct ns_peers *peers, const char *list, char *err,
@@ -144,6 +158,92 @@ START_TEST(names_too_long_refused)
 }
 END_TEST
 
+/*
+ * indigo-netscope's main() with @hup its SIGHUP at start, its output to
+ * /dev/null or (@closed) a pipe nobody reads: the intervals it ran, once
+ * it returned 0 having stopped the agent. A signal that kills it kills the
+ * test (Check reports it).
+ */
+static int run_main(void (*tick)(void), void (*hup)(int), bool closed)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE };
+	static char arg0[] = "indigo-netscope";
+	char *argv[] = { arg0, NULL };
+	int out, err, fd, p[2], ret;
+	unsigned int i;
+
+	ck_assert_int_eq(pipe(p), 0);
+	close(p[0]);
+	fd = p[1];
+	if (!closed) {
+		close(fd);
+		fd = open("/dev/null", O_WRONLY);
+	}
+	fflush(stdout);
+	fflush(stderr);
+	out = dup(STDOUT_FILENO);
+	err = dup(STDERR_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+	signal(SIGHUP, hup);
+	start_ret = 0;
+	on_tick = tick;
+	ticks = 0;
+	stopped = false;
+	stop = 0;
+	optind = 0;
+	ret = netscope_main(1, argv);
+	fflush(stdout);	/* its lines go where it wrote them */
+	clearerr(stdout);
+	dup2(out, STDOUT_FILENO);
+	dup2(err, STDERR_FILENO);
+	close(out);
+	close(err);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
+	ck_assert_int_eq(ret, 0);
+	ck_assert(stopped);
+	return ticks;
+}
+
+static void hangup_then_term(void)
+{
+	if (ticks == 2)
+		raise(SIGHUP);
+	if (ticks == 4)
+		raise(SIGTERM);
+}
+
+/* its terminal gone: stopped as by SIGTERM (detached, the CC unregistered),
+ * where it was killed with them left behind */
+START_TEST(sighup_stops_cleanly)
+{
+	ck_assert_int_eq(run_main(hangup_then_term, SIG_DFL, false), 2);
+}
+END_TEST
+
+/* under nohup it runs on */
+START_TEST(sighup_ignored_under_nohup)
+{
+	ck_assert_int_eq(run_main(hangup_then_term, SIG_IGN, false), 4);
+}
+END_TEST
+
+static void term_at_third(void)
+{
+	if (ticks == 3)
+		raise(SIGTERM);
+}
+
+/* a reader of its output gone (indigo-netscope | tee, a closed log pipe):
+ * its lines are lost, the controller runs on and stops cleanly */
+START_TEST(closed_output_pipe_not_fatal)
+{
+	ck_assert_int_eq(run_main(term_at_third, SIG_DFL, true), 3);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ns_cli");
@@ -153,6 +253,9 @@ int main(void)
 	tcase_add_test(tc, names_too_long_refused);
 	tcase_add_test(tc, floor_above_capacity_refused);
 	tcase_add_test(tc, app_with_empty_figure_refused);
+	tcase_add_test(tc, sighup_stops_cleanly);
+	tcase_add_test(tc, sighup_ignored_under_nohup);
+	tcase_add_test(tc, closed_output_pipe_not_fatal);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
