@@ -38,7 +38,7 @@ struct ns_agent {
 	uint32_t owner;			/* names its ns_policy entries */
 	int last_ret;			/* the last interval's result */
 	const char *last_why;
-	uint64_t keys[NS_CGROUPS_MAX];	/* measure_link()'s */
+	uint64_t keys[NS_CGROUPS_MAX];	/* measure_link()'s, sweep_gone()'s */
 };
 
 void ns_agent_defaults(struct ns_agent_opts *o, double capacity_mbit)
@@ -350,6 +350,27 @@ static int measure_link(struct ns_agent *a, double dt, const char **why)
 	return 0;
 }
 
+/*
+ * Drops the entries of gone cgroups in @fd (ns_policy or ns_ctrl), where
+ * measure_link() sees only those with aggregates: a cgroup whose flows
+ * were never measured (none yet, or all on the host) may have a policy
+ * that "indigoctl netscope set" wrote, or one and controller state that a
+ * stopped controller left, which stayed once it was gone until the maps
+ * were full. One not known to be gone is kept (measure_link() says why).
+ */
+static int sweep_gone(struct ns_agent *a, int fd)
+{
+	int n, i;
+
+	if (a->cgroot_fd < 0)
+		return 0;
+	n = ns_map_keys(fd, a->keys);
+	for (i = 0; i < n; i++)
+		if (!ns_cgroup_alive(a->cgroot_fd, a->keys[i]))
+			ns_maps_forget(&a->maps, a->keys[i]);
+	return n < 0 ? n : 0;
+}
+
 int ns_agent_tick(struct ns_agent *a, const char **why)
 {
 	struct timespec t;
@@ -368,6 +389,13 @@ int ns_agent_tick(struct ns_agent *a, const char **why)
 	ret = measure_link(a, dt, why);
 	if (ret)
 		first = ret;
+	ret = sweep_gone(a, a->maps.policy);
+	if (!ret)
+		ret = sweep_gone(a, a->maps.ctrl);
+	if (ret && !first) {
+		first = ret;
+		*why = "reading ns_policy/ns_ctrl";
+	}
 	for (i = 0; i < a->o.napps; i++) {
 		const char *w = NULL;
 

@@ -226,7 +226,7 @@ void ns_maps_forget(const struct ns_maps *m, uint64_t cgid)
 	bpf_map_delete_elem(m->ctrl, &cgid);
 }
 
-int ns_stats_keys(const struct ns_maps *m, uint64_t *keys)
+int ns_map_keys(int fd, uint64_t *keys)
 {
 	size_t n = 0, i, steps = 0;
 	uint64_t key;
@@ -235,15 +235,20 @@ int ns_stats_keys(const struct ns_maps *m, uint64_t *keys)
 	/* a deleted key sends the kernel's walk back to the first: those
 	 * seen are skipped, and a map changing faster than the walk can go
 	 * ends it */
-	for (ret = bpf_map_get_next_key(m->stats, NULL, &key) ? -errno : 0;
+	for (ret = bpf_map_get_next_key(fd, NULL, &key) ? -errno : 0;
 	     !ret && n < NS_CGROUPS_MAX && steps++ < 4 * NS_CGROUPS_MAX;
-	     ret = bpf_map_get_next_key(m->stats, &key, &key) ? -errno : 0) {
+	     ret = bpf_map_get_next_key(fd, &key, &key) ? -errno : 0) {
 		for (i = 0; i < n && keys[i] != key; i++)
 			;
 		if (i == n)
 			keys[n++] = key;
 	}
 	return ret && ret != -ENOENT ? ret : (int)n;
+}
+
+int ns_stats_keys(const struct ns_maps *m, uint64_t *keys)
+{
+	return ns_map_keys(m->stats, keys);
 }
 
 int ns_cgroup_root(char *buf, size_t len)

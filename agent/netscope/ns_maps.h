@@ -46,10 +46,13 @@ int ns_link_view_put(const struct ns_maps *m, const struct ns_link_view *v);
 /* Drops every entry of the cgroup (it is gone). */
 void ns_maps_forget(const struct ns_maps *m, uint64_t cgid);
 /*
- * The cgroups that have aggregates, each once (an entry deleted under the
- * walk, by an agent dropping a gone cgroup, sends the kernel's walk back
- * to the first key), into @keys of NS_CGROUPS_MAX: how many, or -errno.
+ * The cgroups that have an entry in the per-cgroup map @fd (of struct
+ * ns_maps), each once (an entry deleted under the walk, by an agent
+ * dropping a gone cgroup, sends the kernel's walk back to the first key),
+ * into @keys of NS_CGROUPS_MAX: how many, or -errno.
  */
+int ns_map_keys(int fd, uint64_t *keys);
+/* ns_map_keys() of ns_cg_stats: the cgroups that have aggregates. */
 int ns_stats_keys(const struct ns_maps *m, uint64_t *keys);
 
 /* Where cgroup v2 is mounted (the first such mount): 0 or -ENOENT. */

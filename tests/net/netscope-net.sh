@@ -36,6 +36,8 @@
 #      policies stay
 #  10. an application's cgroup made again at its path (a restarted
 #      service) is followed to its new id
+#  11. a policy set by hand for a cgroup that has had no flow goes once
+#      the cgroup is removed
 # Needs root, iperf3, redis-server, redis-benchmark, jq, bpftool.
 # Everything it made goes on exit.
 set -euo pipefail
@@ -758,4 +760,27 @@ for m in ns_policy ns_ctrl; do
 done
 stop_agent
 pass "a cgroup removed and made again at the app's path is controlled under its new id; the gone one's entries went"
+
+# --- 11: a policy set by hand ("indigoctl netscope set") for a cgroup that
+# has had no flow, so no ns_cg_stats entry: once it is removed, a running
+# controller drops it, where only cgroups with aggregates were swept
+HAND=$(ns_cgroup hand)
+start_agent --interval-ms 100
+"$INDIGOCTL" netscope set "$HAND" rate_mbit=10
+hid=$(stat -c %i "$HAND")
+# shellcheck disable=SC2046
+bpftool map lookup pinned "$NS_PINS/ns_policy" key hex $(le 8 "$hid") >/dev/null ||
+	die "indigoctl netscope set wrote no policy for $HAND"
+rmdir "$HAND"
+for _ in $(seq 30); do
+	# shellcheck disable=SC2046
+	bpftool map lookup pinned "$NS_PINS/ns_policy" key hex $(le 8 "$hid") \
+		>/dev/null 2>&1 || break
+	sleep 0.1
+done
+# shellcheck disable=SC2046
+! bpftool map lookup pinned "$NS_PINS/ns_policy" key hex $(le 8 "$hid") >/dev/null 2>&1 ||
+	die "ns_policy keeps the hand-set entry of $HAND's gone cgroup $hid"
+stop_agent
+pass "a hand-set policy of a cgroup without flows goes with its cgroup"
 say "netscope-net: all passed"

@@ -87,6 +87,18 @@ int ns_stats_keys(const struct ns_maps *m, uint64_t *keys)
 	return keys_n;
 }
 
+/* the one cgroup with an ns_policy entry, the one with an ns_ctrl entry
+ * (0: none), where the maps are fds 3 and 4 */
+static uint64_t policy_key, ctrl_key;
+
+int ns_map_keys(int fd, uint64_t *keys)
+{
+	uint64_t key = fd == 3 ? policy_key : fd == 4 ? ctrl_key : 0;
+
+	keys[0] = key;
+	return !!key;
+}
+
 int ns_cgroup_id(const char *path, uint64_t *id)
 {
 	*id = path_id;
@@ -143,6 +155,7 @@ static void setup(void)
 	gone_key = 0;
 	path_id = 1;
 	forgot = released = 0;
+	policy_key = ctrl_key = 0;
 }
 
 static void teardown(void)
@@ -372,6 +385,39 @@ START_TEST(huge_slope_is_held_in_the_ctrl_map)
 }
 END_TEST
 
+/* a cgroup with a policy ("indigoctl netscope set") or controller state
+ * (a controller since stopped) but no aggregates, which measure_link()
+ * does not see: gone, its entries go too, where they stayed until the
+ * maps were full */
+START_TEST(gone_cgroup_without_stats_is_forgotten)
+{
+	struct ns_agent *a = agent_new();
+	const char *why = NULL;
+
+	a->o.napps = 0;
+	a->cgroot_fd = 0;	/* gone cgroups can be told */
+	a->maps.policy = 3;
+	a->maps.ctrl = 4;
+	policy_key = gone_key = 7;
+	ck_assert_int_eq(ns_agent_tick(a, &why), 0);
+	ck_assert_uint_eq(forgot, 7);
+	/* its ns_ctrl entry alone */
+	policy_key = 0;
+	ctrl_key = gone_key = 9;
+	a->last.tv_sec = 0;	/* the next interval at once */
+	ck_assert_int_eq(ns_agent_tick(a, &why), 0);
+	ck_assert_uint_eq(forgot, 9);
+	/* one that lives is kept */
+	gone_key = 0;
+	forgot = 0;
+	a->last.tv_sec = 0;
+	ck_assert_int_eq(ns_agent_tick(a, &why), 0);
+	ck_assert_uint_eq(forgot, 0);
+	a->cgroot_fd = -1;
+	free(a);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ns_agent");
@@ -385,6 +431,7 @@ int main(void)
 	tcase_add_test(tc, huge_slope_is_held_in_the_ctrl_map);
 	tcase_add_test(tc, gone_cgroup_followed_is_forgotten);
 	tcase_add_test(tc, one_cgroup_twice_is_refused);
+	tcase_add_test(tc, gone_cgroup_without_stats_is_forgotten);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
