@@ -71,6 +71,8 @@ $(B)/ns-tests/test_cc_math $(B)/ns-tests-san/test_cc_math: bpf/netscope_cc_math.
 
 # test_agent includes the controller loop for its static functions
 $(B)/ns-tests/test_agent $(B)/ns-tests-san/test_agent: agent/netscope/ns_agent.c
+# test_maps includes ns_maps.c, its bpf syscalls faked
+$(B)/ns-tests/test_maps $(B)/ns-tests-san/test_maps: agent/netscope/ns_maps.c
 # test_cli includes indigo-netscope's main.c for its static parse_args()
 $(B)/ns-tests/test_cli $(B)/ns-tests-san/test_cli: agent/netscope/main.c agent/policy/num.c
 $(B)/ns-tests/test_cli $(B)/ns-tests-san/test_cli: NS_T_MORE = agent/policy/num.c

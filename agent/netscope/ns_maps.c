@@ -184,14 +184,12 @@ int ns_policy_release_one(const struct ns_maps *m, uint64_t cgid,
 int ns_policy_release(const struct ns_maps *m, uint32_t owner)
 {
 	/* the keys first: an updated hash entry moves to the head of its
-	 * bucket, where a walk could meet it again */
-	uint64_t keys[NS_CGROUPS_MAX], key;
-	int n = 0, i, ret, first = 0;
+	 * bucket, where a walk could meet it again; and each once, or a key
+	 * deleted under the walk (by another agent) fills the list with
+	 * those seen again before the last ones are reached */
+	uint64_t keys[NS_CGROUPS_MAX];
+	int n = ns_map_keys(m->policy, keys), i, ret, first = n < 0 ? n : 0;
 
-	for (ret = bpf_map_get_next_key(m->policy, NULL, &key);
-	     !ret && n < NS_CGROUPS_MAX;
-	     ret = bpf_map_get_next_key(m->policy, &key, &key))
-		keys[n++] = key;
 	for (i = 0; i < n; i++) {
 		ret = ns_policy_release_one(m, keys[i], owner);
 		if (ret && !first)
