@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "actions.h"
-#include "bandit.h"
 #include "ctl.h"
 #include "ctl_out.h"
 #include "dlog.h"
@@ -24,7 +23,8 @@ struct log {
 	struct ope_sample *s;
 	size_t n, cap;
 	uint64_t malformed;
-	unsigned int nactions;
+	struct act_grid grid;	/* indigod's: the default one */
+	unsigned int nactions;	/* its arms */
 };
 
 static int grow(struct log *g)
@@ -54,13 +54,12 @@ static int read_log(const char *path, struct log *g)
 		ret = dlog_reader_next(r, &g->rec[g->n]);
 		if (ret <= 0)
 			break;
-		/* no learner has that many arms: a damaged line */
-		if (g->rec[g->n].action >= BANDIT_KMAX) {
+		/* not an arm of indigod's grid: a damaged line, which would
+		 * cost a row, and a pass over the log for each arm up to it */
+		if (g->rec[g->n].action >= g->nactions) {
 			g->malformed++;
 			continue;
 		}
-		if (g->rec[g->n].action + 1 > g->nactions)
-			g->nactions = g->rec[g->n].action + 1;
 		g->n++;
 	}
 	g->malformed += dlog_reader_malformed(r);
@@ -91,17 +90,18 @@ static double always(void *user, const double *x, size_t d, unsigned int a)
 static void arm_name(const struct act_grid *grid, unsigned int arm, char *buf,
 		     size_t len)
 {
-	struct act_policy p;
+	struct act_policy p = { 0 };
 
-	if (arm == actions_deny_arm(grid))
+	if (arm == actions_deny_arm(grid)) {
 		snprintf(buf, len, "deny");
-	else if (arm == actions_fill_arm(grid))
+	} else if (arm == actions_fill_arm(grid)) {
 		snprintf(buf, len, "fill");
-	else if (!actions_policy(grid, arm, 1, 0, 0, 0, &p))
+	} else {
+		/* a gate arm: the log holds no other (read_log()) */
+		actions_policy(grid, arm, 1, 0, 0, 0, &p);
 		snprintf(buf, len, "rate>=%u mHz, burst>=%u ms", p.rate_min_mhz,
 			 p.burst_min_ms);
-	else
-		snprintf(buf, len, "arm %u (not in the default grid)", arm);
+	}
 }
 
 /* @v, or null where its estimator had none (@err) */
@@ -114,9 +114,8 @@ static void estimate(struct json_object *o, const char *key, int err,
 		ctl_add(o, key, json_object_new_double(v));
 }
 
-static struct json_object *arm_json(const struct log *g,
-				    const struct act_grid *grid,
-				    unsigned int arm, const double *mean)
+static struct json_object *arm_json(const struct log *g, unsigned int arm,
+				    const double *mean)
 {
 	struct ope_policy pi = { .prob = always, .user = &arm };
 	struct ope_model m = { .predict = ope_action_mean_predict,
@@ -139,7 +138,7 @@ static struct json_object *arm_json(const struct log *g,
 	o = json_object_new_object();
 	if (!o)
 		return NULL;
-	arm_name(grid, arm, name, sizeof(name));
+	arm_name(&g->grid, arm, name, sizeof(name));
 	ctl_add_u64(o, "arm", arm);
 	ctl_add_str(o, "thresholds", name);
 	estimate(o, "ips", no_ips, ips.value);
@@ -153,15 +152,11 @@ static struct json_object *arm_json(const struct log *g,
 static int report(const struct ctl *c, const char *path, struct log *g)
 {
 	struct json_object *o, *arms;
-	struct act_grid grid;
 	double *mean, logged = 0;
 	unsigned int a;
 	size_t i;
 	int rc = 1;
 
-	actions_grid_default(&grid);
-	if (g->nactions < actions_count(&grid))
-		g->nactions = actions_count(&grid);
 	mean = calloc(g->nactions, sizeof(*mean));
 	o = json_object_new_object();
 	arms = json_object_new_array();
@@ -183,7 +178,7 @@ static int report(const struct ctl *c, const char *path, struct log *g)
 	ctl_add_u64(o, "malformed_lines", g->malformed);
 	estimate(o, "logged_mean_reward", !isfinite(logged), logged);
 	for (a = 0; a < g->nactions; a++)
-		json_object_array_add(arms, arm_json(g, &grid, a, mean));
+		json_object_array_add(arms, arm_json(g, a, mean));
 	ctl_add(o, "estimates", arms);
 	arms = NULL;
 	rc = ctl_print(o, c->json);
@@ -203,6 +198,8 @@ int ctl_eval(const struct ctl *c, int argc, char **argv)
 		fprintf(stderr, "indigoctl: usage: eval LOG (an indigod decision log, JSON lines)\n");
 		return 2;
 	}
+	actions_grid_default(&g.grid);
+	g.nactions = actions_count(&g.grid);
 	ret = read_log(argv[0], &g);
 	if (ret) {
 		fprintf(stderr, "indigoctl: eval: %s: %s\n", argv[0],

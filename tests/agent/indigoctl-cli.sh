@@ -54,6 +54,19 @@ assert e[0]["arm"] == 0 and e[0]["snips"] is None, e[0]
 assert all(x is not None for x in e) and abs(e[1]["snips"] - 0.5) < 1e-9, e[1]' "$dir/out17.json" &&
 	grep -Eq '^  0 +.* - ' "$dir/out17.txt" && pass eval-arm-never-taken ||
 	fail eval-arm-never-taken "$(head -c 600 "$dir/out17.txt")"
+# an arm beyond indigod's grid (its 18 arms) is a damaged line, not 1000
+# rows of arms no one has, each a pass over the log per arm up to it (a
+# log of 20000 decisions took minutes)
+awk 'BEGIN { for (i = 0; i < 500; i++)
+	printf "{\"epoch\":%d,\"ts\":%d,\"context\":[1,0.5],\"action\":%d,\"propensity\":%.10f,\"reward\":0.5,\"learner\":\"thompson\"}\n",
+		i, 1700000000 + i, (i == 7 ? 1000 : i % 18), 1 / 18 }' >"$dir/arm1000.jsonl"
+timeout 60 "$ctl" --json eval "$dir/arm1000.jsonl" >"$dir/arm1000.json" || true
+python3 -c 'import json, sys
+o = json.load(open(sys.argv[1]))
+assert (o["records"], o["malformed_lines"]) == (499, 1), (o["records"], o["malformed_lines"])
+assert [e["arm"] for e in o["estimates"]] == list(range(18)), len(o["estimates"])' \
+	"$dir/arm1000.json" 2>"$dir/err" && pass eval-arm-beyond-grid ||
+	fail eval-arm-beyond-grid "$(tail -n 1 "$dir/err")"
 # a propensity so small that its weight overflows (valid, in (0, 1]): that
 # arm's estimates are null, not NaN (which is not JSON), the others hold
 printf '%s\n' \
