@@ -145,7 +145,7 @@ int ctl_decisions(const struct ctl *c, int argc, char **argv)
 	char path[512], line[LINE_MAX_], head[LINE_MAX_], *col[16], *val[16];
 	struct json_object *o, *rows;
 	uint64_t want = DECISIONS_DEFAULT;
-	int ncol = 0, i, rc;
+	int ncol = 0, i, rc, err;
 	size_t n, skip;
 	FILE *f;
 
@@ -159,6 +159,7 @@ int ctl_decisions(const struct ctl *c, int argc, char **argv)
 	if (!f)
 		return decisions_fail(path, errno);
 	rows = json_object_new_array();
+	errno = 0;
 	if (rows && fgets(head, sizeof(head), f))
 		ncol = split(head, col, 16);
 	while (rows && ncol && fgets(line, sizeof(line), f)) {
@@ -170,9 +171,15 @@ int ctl_decisions(const struct ctl *c, int argc, char **argv)
 		if (o && json_object_array_add(rows, o))
 			json_object_put(o);
 	}
+	/* the module's read failing (-ENOMEM for its copy) is no "shown 0" */
+	err = ferror(f) ? (errno ? errno : EIO) : 0;
 	fclose(f);
 	if (!rows)
 		return 1;
+	if (err) {
+		json_object_put(rows);
+		return decisions_fail(path, err);
+	}
 	/* the ring is oldest first: keep the newest @want */
 	n = json_object_array_length(rows);
 	skip = n > want ? n - want : 0;

@@ -186,6 +186,14 @@ assert r == {"time_ns": 200, "pid": 42, "addr": "0x7f0000002000", "node": 1,
 		grep -Eq '^  200 +42 +0x7f0000002000 +1 +-1 +999 +0 +veto +rate$' "$dir/dec.txt" &&
 		pass decisions-json-numbers ||
 		fail decisions-json-numbers "$(cat "$dir/err" "$dir/dec.json" 2>/dev/null | head -c 800)"
+	# a read that fails (the module's copy of its ring out of memory;
+	# here a directory) is an error, not "shown 0" and exit 0
+	unshare -m sh -c 'mount -t tmpfs none /sys/kernel/debug &&
+		mkdir -p /sys/kernel/debug/indigo/decisions &&
+		"$1" decisions' - "$ctl" >/dev/null 2>"$dir/err" && rc=0 || rc=$?
+	[ "$rc" = 1 ] && grep -q 'decisions: .*/decisions: Is a directory' "$dir/err" &&
+		pass decisions-read-error ||
+		fail decisions-read-error "exit $rc: $(cat "$dir/err")"
 else
 	echo "SKIP decisions-json-numbers (no mount namespace here)"
 fi
