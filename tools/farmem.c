@@ -17,7 +17,8 @@
  *
  * --progress FILE publishes the number of passes done so far, as one
  * decimal number rewritten (atomically, by rename) every 100 ms: the
- * application progress figure indigod can take as its reward.
+ * application progress figure indigod can take as its reward. A FILE it
+ * cannot write ends the run at the start (exit 1).
  *
  * --thp backs the pages with transparent huge pages (2 MiB aligned,
  * MADV_HUGEPAGE, made on the far node) instead of keeping them base pages,
@@ -131,19 +132,26 @@ static int pages_move(char *buf, long n, long psz, int node, int *status)
 	return rc < 0 ? -errno : 0;
 }
 
-/* @path holds @n, replaced whole so that a reader never sees half of it. */
-static void publish(const char *path, long n)
+/*
+ * @path holds @n, replaced whole so that a reader never sees half of it.
+ * 0 or -errno.
+ */
+static int publish(const char *path, long n)
 {
 	char tmp[4096];
 	FILE *f;
+	int ret = 0;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	f = fopen(tmp, "w");
 	if (!f)
-		return;
+		return -errno;
 	fprintf(f, "%ld\n", n);
-	if (fclose(f) || rename(tmp, path))
+	if (fclose(f) || rename(tmp, path)) {
+		ret = -errno;
 		unlink(tmp);
+	}
+	return ret;
 }
 
 /* The process's anonymous memory in huge pages, KiB (-1: unknown). */
@@ -176,7 +184,7 @@ int main(int argc, char **argv)
 	double start, last_cold, last_pub = 0;
 	unsigned long far_mask;
 	struct opts o;
-	int *status;
+	int *status, ret;
 	char *buf;
 
 	if (parse(argc, argv, &o)) {
@@ -185,6 +193,13 @@ int main(int argc, char **argv)
 	}
 	if (numa_available() < 0 || o.far > numa_max_node()) {
 		fprintf(stderr, "farmem: no NUMA node %d\n", o.far);
+		return 1;
+	}
+	/* a path it cannot write is said now, not a run without a figure */
+	ret = o.progress ? publish(o.progress, 0) : 0;
+	if (ret) {
+		fprintf(stderr, "farmem: --progress %s: %s\n", o.progress,
+			strerror(-ret));
 		return 1;
 	}
 	/* room to start at a huge page's boundary */

@@ -27,6 +27,17 @@ elif grep -q 'no NUMA node' "$err"; then
 else
 	fail runs "$(cat "$err")"
 fi
+# a --progress file it cannot write is refused at the start, where the
+# run went on without a word and the reward that reads it had nothing
+if timeout 10 "$fm" --pages 2 --hot 1 --seconds 0 --far 0 \
+	--progress "$dir/none/progress" >/dev/null 2>"$err"; then
+	fail progress-unwritable "exit 0"
+elif grep -q 'no NUMA node' "$err"; then
+	echo "SKIP progress-unwritable (no NUMA here)"
+else
+	grep -q "^farmem: --progress $dir/none/progress: No such file" "$err" &&
+		pass progress-unwritable || fail progress-unwritable "$(cat "$err")"
+fi
 
 echo "farmem: $failed failed"
 exit $failed
