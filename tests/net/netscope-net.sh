@@ -97,31 +97,36 @@ flow_ccs() {
 
 # flow_stat KEY [NETNS FILTER]: ss's KEY (cwnd; rtt, in ms) of the one of
 # NETNS's (A's) established flows matching FILTER (to B's port 5201) that
-# has sent the most (iperf3's data flow, not its control one)
+# has sent the most (iperf3's data flow, not its control one). No such
+# flow, or none showing KEY, fails the test: an empty figure would read as
+# 0 in (( )), within every upper bound.
 flow_stat() {
 	ip netns exec "${2:-$NS_A}" ss -tin state established "${3:-dport = :5201}" |
-		awk -v key="$1:" '/cwnd:/ { c = s = 0
+		awk -v key="$1:" '/cwnd:/ { c = ""; s = 0
 			for (i = 1; i <= NF; i++) {
 				if (index($i, key) == 1) c = substr($i, length(key) + 1) + 0
 				if ($i ~ /^bytes_sent:/) s = substr($i, 12)
 			}
-			if (s + 0 >= best) { best = s + 0; v = c } }
-			END { print v }'
+			if (c != "" && s + 0 >= best) { best = s + 0; v = c } }
+			END { if (v == "") exit 1; print v }' ||
+		die "no established flow ${3:-dport = :5201} in ${2:-$NS_A} shows $1"
 }
 flow_cwnd() { flow_stat cwnd "$@"; }
 
 # the SO_MAX_PACING_RATE (bit/s, 0: none) of the one of A's established
-# flows to B's port $1 (5201) that has sent the most
+# flows to B's port $1 (5201) that has sent the most; no such flow fails
+# the test (its 0 would read as a flow without a limit)
 flow_max_pacing() {
 	ip netns exec "$NS_A" ss -tin state established "dport = :${1:-5201}" |
-		awk '/cwnd:/ { m = s = 0
+		awk '/cwnd:/ { m = s = 0; n++
 			for (i = 1; i <= NF; i++) {
 				if ($i == "pacing_rate" && split($(i + 1), r, "/") == 2)
 					m = r[2] + 0
 				if ($i ~ /^bytes_sent:/) s = substr($i, 12)
 			}
 			if (s + 0 >= best) { best = s + 0; max = m } }
-			END { print max + 0 }'
+			END { if (!n) exit 1; print max + 0 }' ||
+		die "no established flow to port ${1:-5201} to read its pacing limit"
 }
 
 # a bulk flow of $1 for $2 s, read 2 s in: sets ccs, cwnd and bps
@@ -425,7 +430,9 @@ for _ in $(seq 10); do
 	((${cwnd:-0} > cwnd_max)) && cwnd_max=$cwnd
 done
 wait $!
-((cwnd_max < 100000)) || die "netscope CC's window $cwnd_max at c = 2^32 - 1900 thousandths"
+# (none seen at all is no bound shown)
+((cwnd_max > 0 && cwnd_max < 100000)) ||
+	die "netscope CC's window $cwnd_max at c = 2^32 - 1900 thousandths"
 pass "sens=5000 refused; the CC bounds c from the map (window up to $cwnd_max)"
 # unpaced, with a clamp by hand: a CC that sets the window itself must keep
 # it under the clamp, as the kernel's own do. At c = 100 the CC allows 5 ms
