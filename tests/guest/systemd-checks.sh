@@ -197,10 +197,19 @@ systemctl stop indigod
 # it they are there (made here by hand: the guest has no GPU, so whether
 # the driver then opens them is not checked).
 mknod /dev/nvidiactl c 195 255
-has_nvidiactl() { nsenter -t "$(prop MainPID)" -m test -e /dev/nvidiactl; }
+# in_unit FILE: FILE is there in the running unit's mount namespace
+in_unit() { nsenter -t "$(prop MainPID)" -m test -e "$1"; }
+has_nvidiactl() { in_unit /dev/nvidiactl; }
 systemctl start indigod
-has_nvidiactl && fail gpu-nodes-hidden-without-dropin "/dev/nvidiactl visible" ||
+# hidden from a unit that runs and has a /dev (no unit, or no way into its
+# namespace, shows nothing either)
+if [ "$(prop ActiveState)" != active ] || ! in_unit /dev/null; then
+	fail gpu-nodes-hidden-without-dropin "$(prop ActiveState), MainPID $(prop MainPID): no unit to look into"
+elif has_nvidiactl; then
+	fail gpu-nodes-hidden-without-dropin "/dev/nvidiactl visible"
+else
 	pass gpu-nodes-hidden-without-dropin
+fi
 systemctl stop indigod
 cp $DROPINS/gpu.conf $UNITD/
 systemctl daemon-reload
