@@ -750,9 +750,13 @@ bulk "$REC" 1 -p 5209 >/dev/null
 [ "$(policy_cc "$REC")" = cubic ] || die "the controller set no policy for $REC"
 old=$(stat -c %i "$REC")
 oldq=$(stat -c %i "$QUIET")
-# shellcheck disable=SC2046
-bpftool map lookup pinned "$NS_PINS/ns_policy" key hex $(le 8 "$oldq") >/dev/null ||
-	die "the controller set no policy for $QUIET"
+# (both there to begin with: their absence below is then the controller's
+# doing, not a lookup that never finds)
+for m in ns_policy ns_ctrl; do
+	# shellcheck disable=SC2046
+	bpftool map lookup pinned "$NS_PINS/$m" key hex $(le 8 "$oldq") >/dev/null ||
+		die "the controller wrote no $m entry for $QUIET"
+done
 rmdir "$REC" "$QUIET"
 mkdir "$REC" "$QUIET"
 [ "$(stat -c %i "$REC")" != "$old" ] || die "$REC made again kept its id $old"
