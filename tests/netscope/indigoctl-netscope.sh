@@ -86,6 +86,10 @@ assert abs(r["sensitivity"] - 0.5) < 1e-9, r
 PY
 then pass rate-40-gbit-json
 else fail rate-40-gbit-json "$(cat "$dir/out.json")"; fi
+# the lookup by which the refusals (above, and the other layout's below)
+# find no policy written does find one that was
+if [ -n "$(policy)" ]; then pass policy-lookup-finds-one
+else fail policy-lookup-finds-one "no entry for $cg ($key) in $pin/ns_policy"; fi
 
 # output that cannot be written (a full disk): exit 1 and a sentence, as
 # the other commands, not exit 0 with the rows lost
