@@ -13,6 +13,12 @@ failed=0
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; failed=1; }
 want() { [ -z "$INDIGO_ONLY" ] || case ",$INDIGO_ONLY," in *",$1,"*) ;; *) return 1 ;; esac; }
+# INDIGO_ONLY names sections of this file (its "if want NAME" lines): one
+# that is none of them (a typo) would run no section, and pass
+for s in $(echo "$INDIGO_ONLY" | tr ',' ' '); do
+	grep -q "^if want $s; then\$" "$0" ||
+		{ fail only-known-sections "INDIGO_ONLY=$INDIGO_ONLY: no section $s"; exit 1; }
+done
 
 # Column $2 of the per-node row for node $1 in debugfs stats.
 node_stat() {
