@@ -8,6 +8,7 @@
  */
 #include "check_main.h"
 #include <linux/types.h>
+#include "linux/indigo_netscope.h"
 #include "netscope_cc_math.h"
 
 START_TEST(target_grows_with_sensitivity)
@@ -39,11 +40,33 @@ END_TEST
 
 START_TEST(insensitive_cut_harder)
 {
-	/* c = 0: beta 0.5; c = 1: 0.333; at twice the target half of it */
+	/* c = 0: beta 0.5; c = 1: 0.333 (a drop of 166.7, rounded up) */
 	ck_assert_uint_eq(ns_cc_cut(1000, 200, 100, 0), 750);
-	ck_assert_uint_eq(ns_cc_cut(1000, 200, 100, 1000), 834);
+	ck_assert_uint_eq(ns_cc_cut(1000, 200, 100, 1000), 833);
 	ck_assert_uint_lt(ns_cc_cut(1000, 200, 100, 0),
 			  ns_cc_cut(1000, 200, 100, 1000));
+}
+END_TEST
+
+/* a cut of under one per mille still takes a segment */
+START_TEST(cut_near_target)
+{
+	/* c = 1, 3 us above a 1150 us target: 0.87 per mille */
+	ck_assert_uint_eq(ns_cc_cut(100, 1153, 1150, 1000), 99);
+	/* c = 0, 1 us above a 1000 us target */
+	ck_assert_uint_eq(ns_cc_cut(10, 1001, 1000, 0), 9);
+}
+END_TEST
+
+/* c = 1000, beta 0.1 %: a delay well above its target still cuts */
+START_TEST(most_sensitive_still_cut)
+{
+	__u64 target = ns_cc_target_us(1000, 100, NS_SENS_MAX_MILLI);
+
+	ck_assert_uint_eq(target, 51100);
+	ck_assert_uint_eq(ns_cc_cut(100, 60000, target, NS_SENS_MAX_MILLI), 99);
+	ck_assert_uint_eq(ns_cc_cut(100000, 102200, target, NS_SENS_MAX_MILLI),
+			  99950);
 }
 END_TEST
 
@@ -63,6 +86,8 @@ int main(void)
 	tcase_add_test(tc, target_grows_with_sensitivity);
 	tcase_add_test(tc, small_windows_shrink);
 	tcase_add_test(tc, insensitive_cut_harder);
+	tcase_add_test(tc, cut_near_target);
+	tcase_add_test(tc, most_sensitive_still_cut);
 	tcase_add_test(tc, never_more_than_half);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
