@@ -38,6 +38,7 @@ $(NS_B)/vmlinux.h: bpf/vmlinux/vmlinux.h
 	echo "vmlinux.h: no kernel BTF here, using bpf/vmlinux/vmlinux.h"; fi
 
 $(NS_B)/netscope_%.bpf.o: bpf/netscope_%.bpf.c bpf/netscope_defs.h bpf/netscope_cc_math.h \
+		bpf/netscope_sockops_math.h \
 		include/uapi/linux/indigo_netscope.h $(NS_B)/vmlinux.h
 	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 		-I$(NS_B) -Iinclude/uapi -idirafter /usr/include/$(shell $(CC) -dumpmachine) \
@@ -68,6 +69,8 @@ $(B)/ns-tests-san/%: tests/netscope/%.c tests/unit/check_main.h $(NS_T_LIB) $(NS
 
 # test_cc_math compiles the CC's window arithmetic as the BPF program does
 $(B)/ns-tests/test_cc_math $(B)/ns-tests-san/test_cc_math: bpf/netscope_cc_math.h
+# test_sockops_math, the sock_ops program's
+$(B)/ns-tests/test_sockops_math $(B)/ns-tests-san/test_sockops_math: bpf/netscope_sockops_math.h
 
 # test_agent includes the controller loop for its static functions
 $(B)/ns-tests/test_agent $(B)/ns-tests-san/test_agent: agent/netscope/ns_agent.c

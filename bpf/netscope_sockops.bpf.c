@@ -9,6 +9,7 @@
  * left alone.
  */
 #include "netscope_defs.h"
+#include "netscope_sockops_math.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -396,8 +397,7 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 		__sync_fetch_and_add(&st->rtt_sum_us, rtt);
 		__sync_fetch_and_add(&st->rtt_hist[log2_slot(rtt)], 1);
 		/* racy read-modify-write across CPUs: a lost EWMA step is harmless */
-		st->srtt_us = st->srtt_us ? st->srtt_us - (st->srtt_us >> 3) +
-			      (rtt >> 3) : rtt;
+		st->srtt_us = ns_srtt_next(st->srtt_us, rtt);
 		v = skops->rtt_min;
 		if (v && (!st->min_rtt_us || v < st->min_rtt_us))
 			st->min_rtt_us = v;
