@@ -386,6 +386,11 @@ nbps=$(med netscope 4)
 	echo "  takes $(jq -n "$rshare * 100 | floor") % of the bottleneck (its small requests are mostly header),"
 	echo "  so the bulk's own bytes on the wire stay under $(jq -n "($util_max - $rshare) * 100 | floor") % of it; the rate loop's"
 	echo "  oscillation costs a little more."
+	if ! jq -e -n "$nbps >= 0.85 * $left" >/dev/null; then
+		echo "  That ceiling leaves the bulk at most $(jq -n "($util_max - $rshare) * $rate_mbit * 1e6 / $left * 100 | floor") % of the capacity redis"
+		echo "  leaves (the goal: 85 %); with redis this heavy the goal needs a ceiling"
+		echo "  of $(jq -n "($rshare + 0.85 * $left / ($rate_mbit * 1e6)) * 100 | floor") % of the link, where a queue would form again."
+	fi
 	if ! jq -e -n "$nbps >= 0.9 * $(med bbr 4)" >/dev/null; then
 		echo "  BBR's bulk keeps its throughput by queueing redis ($(jq -n "$(med bbr 3) / $a99 * 10 | floor / 10")x its p99):"
 		echo "  each connection waits for its answer before it asks again, so a"
