@@ -97,7 +97,13 @@ static const struct key keys[] = {
 	DKEY(link, local_latency_ns, KF_LO_OPEN, 0, 1e7, "100"),
 	PKEY(link, counter_path, KF_EMPTY_OK, ""),
 	DKEY(bandit, alpha, 0, 0, 100, "1"),
-	DKEY(bandit, lambda, KF_LO_OPEN, 0, 1e6, "1"),
+	/*
+	 * A's smallest eigenvalue is lambda along features that move together
+	 * (bias, bandwidth and delay of a fixed link), and rounding takes it
+	 * under 0 after some lambda * 1e14 updates of an arm (1e-9: a day of
+	 * 1 s epochs), from when LinUCB's updates fail: 1e-3 lasts for ages
+	 */
+	DKEY(bandit, lambda, 0, 1e-3, 1e6, "1"),
 	DKEY(bandit, v, 0, 0, 100, "1"),
 	UKEY(bandit, seed, K_U64, 0, UINT64_MAX, "0"),
 	UKEY(bandit, rebuild_every, K_U32, 1, 1000000, "100"),

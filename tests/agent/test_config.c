@@ -247,7 +247,10 @@ static const struct {
 	{ "[bandit]\nforget = 1.5\n",
 	  "indigod.conf:2: forget: 1.5 is out of range (0, 1] (or auto)" },
 	{ "[bandit]\nlambda = 0\n",
-	  "indigod.conf:2: lambda: 0 is out of range (0, 1e+06]" },
+	  "indigod.conf:2: lambda: 0 is out of range [0.001, 1e+06]" },
+	/* so small that A stops being positive definite in rounding */
+	{ "[bandit]\nlambda = 1e-9\n",
+	  "indigod.conf:2: lambda: 1e-9 is out of range [0.001, 1e+06]" },
 	/* choices */
 	{ "[agent]\nlearner = LinUCB\n",
 	  "indigod.conf:2: learner: \"LinUCB\" is not one of linucb, thompson, heuristic" },
