@@ -92,6 +92,7 @@ struct daemon {
 	uint64_t since_save;
 	double last_reward;
 	struct timespec last_event;
+	double epoch_at;		/* the last epoch handled, monotonic s */
 	bool mem_warned;
 	bool vmstat_warned;		/* no demotion counters, said once */
 

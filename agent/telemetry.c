@@ -239,9 +239,26 @@ static void read_progress(struct daemon *d, struct epoch_feedback *fb)
 	fb->progress_scale = d->cfg.reward.progress_scale;
 }
 
-/* What the last action's reward is made of. */
-static void feedback(struct daemon *d, struct epoch_feedback *fb)
+/*
+ * Whether the last decision was in force for less than half of epoch @m:
+ * epochs queued while the loop was held up (a GPU probe, a long
+ * move_pages) are handled back to back, and what each reports, or a
+ * counter's growth over the microseconds since the last, is not the doing
+ * of the decision the last one took.
+ */
+static bool decided_just_now(struct daemon *d, const struct modlink_epoch *m)
 {
+	double now = clock_s(CLOCK_MONOTONIC), last = d->epoch_at;
+
+	d->epoch_at = now;
+	return last > 0 && now - last < m->ms / 2000.0;
+}
+
+/* What the last action's reward is made of, at epoch @m. */
+static void feedback(struct daemon *d, const struct modlink_epoch *m,
+		     struct epoch_feedback *fb)
+{
+	bool brief = decided_just_now(d, m);
 	struct exec_totals t;
 
 	memset(fb, 0, sizeof(*fb));
@@ -261,9 +278,10 @@ static void feedback(struct daemon *d, struct epoch_feedback *fb)
 	/*
 	 * An executor switched mid-epoch (a reload): part of the epoch's
 	 * promotions were the other one's, which this reward would leave out
-	 * or charge as pages left far. Neither learned from nor logged.
+	 * or charge as pages left far. Neither learned from nor logged, as
+	 * a decision in force for next to no time.
 	 */
-	if (d->ex_switched)
+	if (d->ex_switched || brief)
 		fb->kind = EPOCH_FB_NONE;
 	d->ex_switched = false;
 }
@@ -375,7 +393,7 @@ void on_epoch(const struct modlink_epoch *m, void *arg)
 	clock_gettime(CLOCK_MONOTONIC, &d->last_event);
 	if (!d->have_es)
 		return;
-	feedback(d, &fb);
+	feedback(d, m, &fb);
 	measure_link(d);
 	link_now(d, &link);
 	to_ctx_epoch(m, &e);
