@@ -99,10 +99,13 @@ systemctl restart indigod
 sleep 2
 pid=$(prop MainPID)
 c=$(cursor)
-before=$(indigoctl policy | grep mode)
+# stopped first: running, it may choose another policy before the kill
+kill -STOP "$pid"
+sleep 1
+before=$(indigoctl policy | grep -E 'mode|generation')
 kill -9 "$pid"
 sleep 0.5
-after=$(indigoctl policy | grep mode)
+after=$(indigoctl policy | grep -E 'mode|generation')
 [ -n "$before" ] && [ "$after" = "$before" ] && pass policy-kept-while-down ||
 	fail policy-kept-while-down "'$before' -> '$after'"
 for _ in $(seq 50); do
