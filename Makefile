@@ -118,6 +118,12 @@ $(B)/agent-tests-san/%: tests/agent/%.c tests/unit/check_main.h tests/agent/trng
 # test_executor compiles agent/executor.c in, with libnuma faked
 $(B)/agent-tests/test_executor $(B)/agent-tests-san/test_executor: agent/executor.c agent/executor.h
 
+# test_modlink compiles agent/modlink.c in, with libnl and the module core
+TEST_MODLINK := $(B)/agent-tests/test_modlink $(B)/agent-tests-san/test_modlink
+$(TEST_MODLINK): agent/modlink.c agent/modlink.h $(CORE_SRC)
+$(TEST_MODLINK): AGENT_CFLAGS += -Ikmod -Iagent $(NL_CFLAGS)
+$(TEST_MODLINK): AGENT_LIBS += $(CORE_SRC) $(NL_LIBS)
+
 # test_daemon compiles indigod's epochs in (telemetry.c and the files it
 # calls), the rest of indigod stood in for
 TEST_DAEMON := $(B)/agent-tests/test_daemon $(B)/agent-tests-san/test_daemon

@@ -74,6 +74,7 @@ static struct nla_policy node_policy[INDIGO_NODE_A_MAX + 1] = {
 	[INDIGO_NODE_A_VETO_LOWMEM] = { .type = NLA_U64 },
 	[INDIGO_NODE_A_VETO_RATECAP] = { .type = NLA_U64 },
 	[INDIGO_NODE_A_EVICTIONS] = { .type = NLA_U64 },
+	[INDIGO_NODE_A_ALLOWED_PAGES] = { .type = NLA_U64 },
 };
 
 int modlink_open(struct modlink **out)
@@ -292,6 +293,9 @@ static int parse_node(struct nlattr *nest, struct modlink_node *n)
 	n->faults = nla_get_u64(tb[INDIGO_NODE_A_FAULTS]);
 	if (tb[INDIGO_NODE_A_ALLOWED])
 		n->allowed = nla_get_u64(tb[INDIGO_NODE_A_ALLOWED]);
+	/* a module from before the attribute: one page a promotion */
+	n->allowed_pages = tb[INDIGO_NODE_A_ALLOWED_PAGES] ?
+		nla_get_u64(tb[INDIGO_NODE_A_ALLOWED_PAGES]) : n->allowed;
 	if (tb[INDIGO_NODE_A_EVICTIONS])
 		n->evictions = nla_get_u64(tb[INDIGO_NODE_A_EVICTIONS]);
 	for (r = INDIGO_REASON_DENY; r <= INDIGO_REASON_MAX; r++) {

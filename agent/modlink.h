@@ -18,6 +18,7 @@ struct modlink;
 struct modlink_node {
 	u32 id;
 	u64 faults, allowed, evictions;
+	u64 allowed_pages;		/* base pages the allowed ones move */
 	u64 veto[__INDIGO_REASON_MAX];	/* indexed by enum indigo_reason */
 };
 

@@ -149,8 +149,8 @@ static void to_ctx_epoch(const struct modlink_epoch *m, struct ctx_epoch *c)
 		for (r = 0; r < __INDIGO_REASON_MAX; r++)
 			veto[r] = m->node[i].veto[r];
 		ctx_epoch_add_node(c, m->node[i].id, m->node[i].faults,
-				   m->node[i].allowed, veto,
-				   __INDIGO_REASON_MAX);
+				   m->node[i].allowed, m->node[i].allowed_pages,
+				   veto, __INDIGO_REASON_MAX);
 	}
 }
 

@@ -37,14 +37,15 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_puts(m, "node faults allowed");
 	for (r = INDIGO_REASON_DENY; r <= INDIGO_REASON_MAX; r++)
 		seq_printf(m, " veto_%s", indigo_reason_name(r));
-	seq_puts(m, " evictions\n");
+	seq_puts(m, " evictions allowed_pages\n");
 	for_each_node_mask(nid, indigo.far) {
 		seq_printf(m, "%d %llu %llu", nid, s[nid].faults,
 			   s[nid].reason[INDIGO_REASON_OBSERVE] +
 			   s[nid].reason[INDIGO_REASON_PASS]);
 		for (r = INDIGO_REASON_DENY; r <= INDIGO_REASON_MAX; r++)
 			seq_printf(m, " %llu", s[nid].reason[r]);
-		seq_printf(m, " %llu\n", s[nid].evictions);
+		seq_printf(m, " %llu %llu\n", s[nid].evictions,
+			   s[nid].allowed_pages);
 	}
 	kvfree(s);
 	return 0;

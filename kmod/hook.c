@@ -175,7 +175,9 @@ static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	rcu_read_unlock();
 
 	st[c->nid].reason[reason]++;
-	if (!indigo_allows(reason))
+	if (indigo_allows(reason))
+		st[c->nid].allowed_pages += in.npages;
+	else
 		regs_set_return_value(regs, NUMA_NO_NODE);
 
 	d = (struct indigo_decision){

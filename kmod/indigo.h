@@ -32,6 +32,7 @@
 struct indigo_node_stats {
 	u64 faults;
 	u64 reason[__INDIGO_REASON_MAX];	/* gate decisions by reason */
+	u64 allowed_pages;			/* base pages of allowed ones */
 	u64 evictions;
 };
 

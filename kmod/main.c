@@ -75,6 +75,8 @@ static void epoch_work(struct work_struct *work)
 		ep_delta[nid].faults = ep_now[nid].faults - ep_prev[nid].faults;
 		ep_delta[nid].evictions = ep_now[nid].evictions -
 					  ep_prev[nid].evictions;
+		ep_delta[nid].allowed_pages = ep_now[nid].allowed_pages -
+					      ep_prev[nid].allowed_pages;
 		for (r = 0; r < __INDIGO_REASON_MAX; r++)
 			ep_delta[nid].reason[r] = ep_now[nid].reason[r] -
 						  ep_prev[nid].reason[r];

@@ -85,7 +85,9 @@ static int put_node(struct sk_buff *skb, int nid,
 	    nla_put_u64_64bit(skb, INDIGO_NODE_A_ALLOWED, allowed,
 			      INDIGO_NODE_A_PAD) ||
 	    nla_put_u64_64bit(skb, INDIGO_NODE_A_EVICTIONS, s->evictions,
-			      INDIGO_NODE_A_PAD))
+			      INDIGO_NODE_A_PAD) ||
+	    nla_put_u64_64bit(skb, INDIGO_NODE_A_ALLOWED_PAGES,
+			      s->allowed_pages, INDIGO_NODE_A_PAD))
 		return -EMSGSIZE;
 	for (r = INDIGO_REASON_DENY; r <= INDIGO_REASON_MAX; r++)
 		if (nla_put_u64_64bit(skb, INDIGO_NODE_A_VETO_DENY +
@@ -96,17 +98,20 @@ static int put_node(struct sk_buff *skb, int nid,
 	return 0;
 }
 
-/* One INDIGO_A_NODE nest: its header, the node id and eight u64 counters */
+/*
+ * One INDIGO_A_NODE nest: its header, the node id and nine u64 counters
+ * (FAULTS to EVICTIONS, then ALLOWED_PAGES)
+ */
 static size_t node_nla_size(void)
 {
 	return nla_total_size(0) + nla_total_size(sizeof(u32)) +
-	       (INDIGO_NODE_A_EVICTIONS - INDIGO_NODE_A_ID) *
+	       (INDIGO_NODE_A_EVICTIONS - INDIGO_NODE_A_ID + 1) *
 	       nla_total_size_64bit(sizeof(u64));
 }
 
 /*
  * A message with INDIGO_A_NODES: NLMSG_GOODSIZE is ample for the other
- * attributes, the nodes get room of their own (108 bytes each on x86).
+ * attributes, the nodes get room of their own (120 bytes each on x86).
  */
 static size_t nodes_msg_size(void)
 {

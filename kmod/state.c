@@ -159,6 +159,8 @@ void indigo_stats_sum(struct indigo_node_stats *out)
 		for (nid = 0; nid < nr_node_ids; nid++) {
 			out[nid].faults += READ_ONCE(s[nid].faults);
 			out[nid].evictions += READ_ONCE(s[nid].evictions);
+			out[nid].allowed_pages +=
+				READ_ONCE(s[nid].allowed_pages);
 			for (r = 0; r < __INDIGO_REASON_MAX; r++)
 				out[nid].reason[r] += READ_ONCE(s[nid].reason[r]);
 		}

@@ -161,6 +161,7 @@ static struct json_object *node_json(const struct modlink_node *n)
 	ctl_add_u64(o, "node", n->id);
 	ctl_add_u64(o, "faults", n->faults);
 	ctl_add_u64(o, "allowed", n->allowed);
+	ctl_add_u64(o, "allowed_pages", n->allowed_pages);
 	for (r = INDIGO_REASON_DENY; r <= INDIGO_REASON_MAX; r++) {
 		snprintf(key, sizeof(key), "veto_%s", indigo_reason_name(r));
 		ctl_add_u64(o, key, n->veto[r]);
@@ -235,8 +236,8 @@ static const char *const epoch_fmt[2] = {
 	"{\"epoch\":%llu,\"ms\":%u,\"rate_mhz\":[%u,%u,%u],\"burst_ms\":[%u,%u,%u],\"nodes\":[",
 };
 static const char *const node_fmt[2] = {
-	"%s  node %u faults %llu allowed %llu\n",
-	"%s{\"node\":%u,\"faults\":%llu,\"allowed\":%llu}",
+	"%s  node %u faults %llu allowed %llu pages %llu\n",
+	"%s{\"node\":%u,\"faults\":%llu,\"allowed\":%llu,\"allowed_pages\":%llu}",
 };
 
 static void print_epoch(const struct modlink_epoch *e, void *arg)
@@ -255,7 +256,8 @@ static void print_epoch(const struct modlink_epoch *e, void *arg)
 	for (i = 0; i < e->nnodes; i++)
 		printf(node_fmt[j], j && i ? "," : "", e->node[i].id,
 		       (unsigned long long)e->node[i].faults,
-		       (unsigned long long)e->node[i].allowed);
+		       (unsigned long long)e->node[i].allowed,
+		       (unsigned long long)e->node[i].allowed_pages);
 	if (j)
 		printf("]}\n");
 }

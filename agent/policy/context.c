@@ -36,7 +36,8 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 }
 
 int ctx_epoch_add_node(struct ctx_epoch *e, uint32_t id, uint64_t faults,
-		       uint64_t allowed, const uint64_t *veto, size_t nveto)
+		       uint64_t allowed, uint64_t allowed_pages,
+		       const uint64_t *veto, size_t nveto)
 {
 	size_t i;
 
@@ -47,6 +48,7 @@ int ctx_epoch_add_node(struct ctx_epoch *e, uint32_t id, uint64_t faults,
 	e->far[e->nfar++] = id;
 	e->faults = sat_add(e->faults, faults);
 	e->allowed = sat_add(e->allowed, allowed);
+	e->allowed_pages = sat_add(e->allowed_pages, allowed_pages);
 	for (i = VETO_FIRST; i < nveto; i++)
 		e->vetoes = sat_add(e->vetoes, veto[i]);
 	return 0;

@@ -71,17 +71,21 @@ struct ctx_epoch {
 	uint32_t rate_p50, rate_p90, rate_p99;	/* mHz */
 	uint32_t burst_p50, burst_p90, burst_p99;	/* ms */
 	uint64_t faults, allowed, vetoes;	/* sums over far nodes */
+	uint64_t allowed_pages;			/* base pages @allowed move */
 	uint32_t nfar;
 	uint32_t far[CTX_MAX_NODES];		/* far node ids */
 };
 
 /*
- * Adds one far node's counters of the epoch. @veto has @nveto entries
+ * Adds one far node's counters of the epoch: @allowed promotions moving
+ * @allowed_pages base pages (a huge page counts once in @allowed, as all
+ * its pages in @allowed_pages). @veto has @nveto entries
  * indexed by enum indigo_reason; only the real veto reasons (DENY and
  * above, i.e. index >= 2) are counted. -ENOSPC beyond CTX_MAX_NODES.
  */
 int ctx_epoch_add_node(struct ctx_epoch *e, uint32_t id, uint64_t faults,
-		       uint64_t allowed, const uint64_t *veto, size_t nveto);
+		       uint64_t allowed, uint64_t allowed_pages,
+		       const uint64_t *veto, size_t nveto);
 
 /* Memory of local and far nodes, KiB. */
 struct ctx_mem {

@@ -170,13 +170,18 @@ static int telemetry_reward(const struct epoch_state *s,
 {
 	bool deny = s->last_pol.mode == ACT_MODE_DENY;
 	uint64_t promoted = deny ? 0 : e->allowed;
+	/* a huge page is one fault at its region's rate, all its pages'
+	 * transfer */
+	uint64_t pages = deny ? 0 : e->allowed_pages > e->allowed ?
+			 e->allowed_pages : e->allowed;
 	double rate_hz = cm_mhz_to_hz(e->rate_p50), cost;
 	int ret;
 
 	*reward = 0.0;
 	if (promoted) {
-		ret = cm_epoch_reward(&s->p.link, rate_hz * (double)promoted,
-				      promoted, local_s, reward);
+		ret = cm_epoch_reward_moves(&s->p.link,
+					    rate_hz * (double)promoted,
+					    promoted, pages, local_s, reward);
 		if (ret)
 			return ret;
 	}

@@ -193,21 +193,23 @@ START_TEST(add_nodes)
 	uint64_t v2[7] = { 0, 0, 10, 0, 0, 0, 20 };
 	unsigned int i;
 
-	ck_assert_int_eq(ctx_epoch_add_node(&e, 1, 1000, 40, v1, 7), 0);
-	ck_assert_int_eq(ctx_epoch_add_node(&e, 3, 500, 60, v2, 7), 0);
+	ck_assert_int_eq(ctx_epoch_add_node(&e, 1, 1000, 40, 40 + 511, v1, 7), 0);
+	ck_assert_int_eq(ctx_epoch_add_node(&e, 3, 500, 60, 60, v2, 7), 0);
 	ck_assert_uint_eq(e.nfar, 2);
 	ck_assert_uint_eq(e.far[0], 1);
 	ck_assert_uint_eq(e.far[1], 3);
 	ck_assert_uint_eq(e.faults, 1500);
 	ck_assert_uint_eq(e.allowed, 100);
+	/* node 1's 40 promotions were a huge page and 39 base pages */
+	ck_assert_uint_eq(e.allowed_pages, 100 + 511);
 	ck_assert_uint_eq(e.vetoes, 15 + 30);
 	for (i = 2; i < CTX_MAX_NODES; i++)
-		ck_assert_int_eq(ctx_epoch_add_node(&e, i, 1, 0, NULL, 0), 0);
-	ck_assert_int_eq(ctx_epoch_add_node(&e, 99, 1, 0, NULL, 0), -ENOSPC);
+		ck_assert_int_eq(ctx_epoch_add_node(&e, i, 1, 0, 0, NULL, 0), 0);
+	ck_assert_int_eq(ctx_epoch_add_node(&e, 99, 1, 0, 0, NULL, 0), -ENOSPC);
 	/* saturation */
 	e.faults = UINT64_MAX - 1;
 	e.nfar = 0;
-	ck_assert_int_eq(ctx_epoch_add_node(&e, 1, 5, 0, NULL, 0), 0);
+	ck_assert_int_eq(ctx_epoch_add_node(&e, 1, 5, 0, 0, NULL, 0), 0);
 	ck_assert_uint_eq(e.faults, UINT64_MAX);
 }
 END_TEST
@@ -234,7 +236,7 @@ START_TEST(many_far_nodes)
 			 "Node %u MemTotal: 1048576 kB\nNode %u MemFree: 1024 kB\n",
 			 i, i);
 		mk_node(i, text);
-		ck_assert_int_eq(ctx_epoch_add_node(&e, i, 10, 1, NULL, 0), 0);
+		ck_assert_int_eq(ctx_epoch_add_node(&e, i, 10, 1, 1, NULL, 0), 0);
 	}
 	ck_assert_uint_eq(e.nfar, MANY_FAR);
 	ck_assert_uint_eq(e.faults, 10 * MANY_FAR);

@@ -579,6 +579,37 @@ START_TEST(left_far_charged)
 }
 END_TEST
 
+/*
+ * The kernel executor with huge pages: a THP is one fault and one
+ * promotion at its region's rate, but its transfer is its 512 pages'.
+ * 99 base pages and one huge page: 100 migrations' k, 611 pages' transfer
+ * (3.2768e-7 s each at 100 Gb/s), where counting the huge page as one
+ * page made low thresholds look cheap wherever THPs are in play.
+ */
+START_TEST(huge_pages_cost_their_pages)
+{
+	struct epoch_params p = ref_params(CONFIG_LEARNER_LINUCB, 100);
+	struct ctx_epoch e = {
+		.ms = 1000, .faults = 100, .allowed = 100,
+		.allowed_pages = 99 + 512, .rate_p50 = 5000,
+	};
+	struct epoch_feedback fb = { .kind = EPOCH_FB_TELEMETRY, .residence = 4 };
+	struct epoch_state s;
+	struct epoch_out o;
+	double x[CTX_DIM];
+
+	first_reward(&s, &p, &e, &fb, x, &o);
+	ck_assert_double_eq_tol(o.rec.reward, 100 * 5 * 800e-9 * 4 -
+				611 * 3.2768e-7 - 100 * 2e-6, 1e-15);
+
+	/* a module without the count (0): a page a promotion */
+	e.allowed_pages = 0;
+	ck_assert_int_eq(epoch_step_fb(&s, &e, &fb, x, 3.0, &o), 0);
+	ck_assert_double_eq_tol(o.rec.reward, ref_reward(4), 1e-15);
+	epoch_free(&s);
+}
+END_TEST
+
 START_TEST(thompson_propensity)
 {
 	struct epoch_params p = ref_params(CONFIG_LEARNER_THOMPSON, 0);
@@ -746,6 +777,7 @@ static Suite *epoch_suite(void)
 	tcase_add_test(tc, progress_restart_after_idle);
 	tcase_add_test(tc, executor_left_far_charged);
 	tcase_add_test(tc, left_far_charged);
+	tcase_add_test(tc, huge_pages_cost_their_pages);
 	tcase_add_test(tc, residence);
 	tcase_add_test(tc, thompson_propensity);
 	tcase_add_test(tc, model_files);

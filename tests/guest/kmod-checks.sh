@@ -206,7 +206,9 @@ if want gate; then
 	# 3 s may bring in 3000 pages, the bucket's 101 and the 512 of one in
 	# debt, so at most 7 of them (3584); one token each would let all in
 	indigoctl policy set rate_cap_pps=1000 >/dev/null
+	a0=$(node_stat 1 allowed) p0=$(node_stat 1 allowed_pages)
 	farmem --thp --pages 8192 --hot 8192 --seconds 3 >/tmp/thp.txt
+	da=$(($(node_stat 1 allowed) - a0)) dp=$(($(node_stat 1 allowed_pages) - p0))
 	echo "rate cap 1000 pages/s, huge pages: $(tr '\n' ' ' </tmp/thp.txt)"
 	res=$(tail -n 1 /tmp/thp.txt)
 	thp=$(head -n 1 /tmp/thp.txt | tr ' ' '\n' | awk -F= '$1 == "thp_kib" { print $2 }')
@@ -215,6 +217,11 @@ if want gate; then
 	[ "${thp:-0}" -ge 16384 ] && [ "$near" -ge 512 ] &&
 		[ "$near" -le $((ms + 101 + 512)) ] && pass gate-rate-cap-huge-pages ||
 		fail gate-rate-cap-huge-pages "$near pages near in $ms ms, thp_kib $thp"
+	# and counts a huge page once as a promotion, as its 512 pages in
+	# allowed_pages (the agent's cost model charges their transfer)
+	[ "$da" -ge 1 ] && [ "$dp" -ge $((da + 511)) ] && [ "$dp" -le $((da * 512)) ] &&
+		pass stats-huge-page-pages ||
+		fail stats-huge-page-pages "$da allowed, $dp pages"
 	indigoctl policy set rate_cap_pps=0 >/dev/null
 fi
 
@@ -241,6 +248,10 @@ if want telemetry; then
 	grep -q "^cand epoch [0-9]* pid $fpid addr 0x[0-9a-f]* node 1 .* pages 512$" /tmp/watch.txt &&
 		pass telemetry-huge-page-candidates ||
 		fail telemetry-huge-page-candidates "none of 512 pages from pid $fpid: $(head -n 1 /tmp/thp-cands.txt); $(grep -c '^cand' /tmp/watch.txt) candidates"
+	# the epochs carry the allowed ones' pages, a huge page's 512
+	awk '$1 == "node" && $2 == 1 && $8 >= $6 + 511 && $8 <= $6 * 512 { ok = 1 }
+		END { exit !ok }' /tmp/watch.txt && pass telemetry-huge-page-pages ||
+		fail telemetry-huge-page-pages "$(grep -m 3 '^  node 1' /tmp/watch.txt)"
 fi
 
 if want netlink; then

@@ -154,8 +154,9 @@ static void telemetry(const struct indigo_sim *s, const struct sim_view *v,
 	e->burst_p50 = indigo_hist_quantile(&s->burst_h, 50);
 	e->burst_p90 = indigo_hist_quantile(&s->burst_h, 90);
 	e->burst_p99 = indigo_hist_quantile(&s->burst_h, 99);
-	ctx_epoch_add_node(e, INDIGO_FAR_NODE, s->faults, s->allowed, s->reason,
-			   __INDIGO_REASON_MAX);
+	/* a simulated page moves as one */
+	ctx_epoch_add_node(e, INDIGO_FAR_NODE, s->faults, s->allowed,
+			   s->allowed, s->reason, __INDIGO_REASON_MAX);
 	m->local_total = (uint64_t)(v->local_pages * kib);
 	m->local_free = (uint64_t)((v->local_pages - v->local_used) * kib);
 	m->far_total = (uint64_t)(v->npages * kib);

@@ -143,6 +143,11 @@ enum indigo_node_attr {
 	INDIGO_NODE_A_VETO_RATECAP,	/* u64 */
 	INDIGO_NODE_A_EVICTIONS,	/* u64: its pages evicted from the table */
 	INDIGO_NODE_A_PAD,
+	/*
+	 * u64: the base pages those promotions move, a huge page's all of
+	 * them (ALLOWED counts it once). A module without it: as ALLOWED.
+	 */
+	INDIGO_NODE_A_ALLOWED_PAGES,
 	__INDIGO_NODE_A_MAX
 };
 
