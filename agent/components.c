@@ -42,6 +42,44 @@ int executor_sync(struct daemon *d)
 	return ret;
 }
 
+/*
+ * Executor "agent" holds the module in deny while it moves pages itself:
+ * leaving, it hands the last policy it chose back to the kernel, so that
+ * far pages are promoted again after the agent stops. A link that failed
+ * (its error is only acted on between polls) or was lost is opened anew
+ * for it: the module may well be there, in deny, with no one to lift it.
+ */
+void executor_hand_back(struct daemon *d)
+{
+	int ret = 0;
+
+	if (!d->ex)
+		return;
+	executor_close(d->ex);
+	d->ex = NULL;
+	if (!d->have_pol)
+		return;
+	if (!d->ml || d->link_err) {
+		modlink_close(d->ml);
+		d->ml = NULL;
+		d->link_err = 0;
+		ret = modlink_open(&d->ml);
+		if (ret)
+			d->ml = NULL;
+		if (ret == -ENOENT)
+			return;		/* no module, no deny to lift */
+	}
+	if (!ret)
+		ret = apply_policy(d);
+	if (ret)
+		logmsg(LOG_WARNING,
+		       "executor agent stopped, but the module did not take the last policy back (%s): it denies promotions until one is set (indigoctl policy set mode=gate)",
+		       strerror(-ret));
+	else
+		logmsg(LOG_INFO, "executor agent stopped: the module applies the last policy (mode %u)",
+		       d->pol.mode);
+}
+
 /* [gpu]: GPU memory as a tier; without one the agent goes on as it was. */
 void gpu_start(struct daemon *d)
 {

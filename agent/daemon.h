@@ -142,6 +142,7 @@ void agent_promote(struct daemon *d);
 
 /* components.c */
 int executor_sync(struct daemon *d);
+void executor_hand_back(struct daemon *d);
 void gpu_start(struct daemon *d);
 void gpu_reprobe(struct daemon *d);
 void netscope_start(struct daemon *d);

@@ -292,22 +292,6 @@ int apply_policy(struct daemon *d)
 }
 
 /*
- * Executor "agent" holds the module in deny while it moves pages itself:
- * leaving, it hands the last policy it chose back to the kernel, so that
- * far pages are promoted again after the agent stops.
- */
-static void hand_back(struct daemon *d)
-{
-	if (!d->ex)
-		return;
-	executor_close(d->ex);
-	d->ex = NULL;
-	if (d->have_pol && !apply_policy(d))
-		logmsg(LOG_INFO, "executor agent stopped: the module applies the last policy (mode %u)",
-		       d->pol.mode);
-}
-
-/*
  * The module sees only the hinting faults NUMA balancing takes: switched
  * off, it takes none, and every epoch would report nothing without a word
  * why. (A kernel without it has no such file; the module refuses to load.)
@@ -583,7 +567,7 @@ int main(int argc, char **argv)
 	dlog_stop(&d);
 	ns_agent_stop(d.ns);
 	gpu_tier_stop(d.gpu);
-	hand_back(&d);
+	executor_hand_back(&d);
 	if (d.ml)
 		modlink_close(d.ml);
 	return d.failed ? 1 : 0;

@@ -3,8 +3,8 @@
  * Tests for indigod's epochs (agent/telemetry.c with components.c and
  * learner.c) without the module: the test hands on_epoch() the EPOCH
  * messages modlink would. The rest of indigod (indigod.c's loop and
- * link), the agent executor, Netscope and the GPU tier are the stand-ins
- * below.
+ * link, modlink), the agent executor, Netscope and the GPU tier are the
+ * stand-ins below.
  */
 #include "check_main.h"
 #include <stdio.h>
@@ -43,9 +43,35 @@ double now_s(void)
 	return clock_s(CLOCK_REALTIME);
 }
 
+/*
+ * The link to the module: a stand-in object, opened and closed as told;
+ * apply_policy() as indigod.c's, which needs a working link, counting the
+ * policies the module took.
+ */
+static int fake_link, link_opens, link_closes, open_err, applied;
+
+int modlink_open(struct modlink **out)
+{
+	link_opens++;
+	if (open_err)
+		return open_err;
+	*out = (struct modlink *)&fake_link;
+	return 0;
+}
+
+void modlink_close(struct modlink *l)
+{
+	if (l)
+		link_closes++;
+}
+
 int apply_policy(struct daemon *d)
 {
-	(void)d;
+	if (!d->have_pol)
+		return 0;
+	if (!d->ml || d->link_err)
+		return -ENOTCONN;
+	applied++;
 	return 0;
 }
 
@@ -207,6 +233,7 @@ static void setup(void)
 	d.save_every = 1000000;
 	seq = 0;
 	mono_s = 100;
+	link_opens = link_closes = open_err = applied = 0;
 }
 
 static void teardown(void)
@@ -367,6 +394,51 @@ START_TEST(queued_epoch_not_learned)
 }
 END_TEST
 
+/*
+ * Executor "agent" stopping hands the module the last policy back, lifting
+ * its deny: over the link as it is, or, where the link failed in the last
+ * epoch's callbacks (its error not yet acted on) or was lost, over one
+ * opened for it. Before, a failed link left the module denying every
+ * promotion after the agent had gone, without a word.
+ */
+START_TEST(hand_back_over_a_failed_link)
+{
+	start(CONFIG_EXECUTOR_AGENT);
+	epoch();
+	ck_assert(d.have_pol);
+
+	d.ml = (struct modlink *)&fake_link;
+	executor_hand_back(&d);
+	ck_assert_int_eq(ex_open, 0);
+	ck_assert_int_eq(applied, 1);
+	ck_assert_int_eq(link_opens, 0);
+
+	/* a failed link: closed, opened anew, the policy taken */
+	ck_assert_int_eq(executor_sync(&d), 0);
+	d.link_err = -EIO;
+	executor_hand_back(&d);
+	ck_assert_int_eq(link_closes, 1);
+	ck_assert_int_eq(link_opens, 1);
+	ck_assert_int_eq(d.link_err, 0);
+	ck_assert_ptr_eq(d.ml, (struct modlink *)&fake_link);
+	ck_assert_int_eq(applied, 2);
+
+	/* lost, and the module gone: nothing to lift */
+	ck_assert_int_eq(executor_sync(&d), 0);
+	d.ml = NULL;
+	open_err = -ENOENT;
+	executor_hand_back(&d);
+	ck_assert_int_eq(link_opens, 2);
+	ck_assert_ptr_null(d.ml);
+	ck_assert_int_eq(applied, 2);
+
+	/* the kernel's executor holds no deny: nothing to hand back */
+	d.ml = (struct modlink *)&fake_link;
+	executor_hand_back(&d);
+	ck_assert_int_eq(applied, 2);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("daemon");
@@ -377,6 +449,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, agent_to_kernel);
 	tcase_add_test(tc, executor_kept);
 	tcase_add_test(tc, queued_epoch_not_learned);
+	tcase_add_test(tc, hand_back_over_a_failed_link);
 	suite_add_tcase(s, tc);
 	return s;
 }
