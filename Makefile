@@ -290,6 +290,12 @@ endif
 	rm -f $(DESTDIR)/etc/systemd/system/*.wants/indigod.service
 	[ ! -d $(DESTDIR)/etc/systemd/system/indigod.service.d ] || \
 		rmdir --ignore-fail-on-non-empty $(DESTDIR)/etc/systemd/system/indigod.service.d
+ifeq ($(DESTDIR),)
+	@# systemd forgets the unit only when told; Netscope's pinned maps
+	@# (the agent stopped, they hold state only) go with the product
+	-[ ! -d /run/systemd/system ] || systemctl daemon-reload
+	rm -rf /sys/fs/bpf/indigo
+endif
 
 clean:
 	rm -rf $(B)

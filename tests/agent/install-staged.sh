@@ -146,6 +146,19 @@ else
 	exit 1
 fi
 
+# on the host (no DESTDIR) only its plan, nothing run: systemd is told to
+# forget the unit after its file went (else it stays loaded until the next
+# reload), and Netscope's pinned maps go
+plan=$(make -s -n uninstall)
+unit_rm=$(grep -n '/etc/systemd/system/indigod\.service \\$' <<<"$plan" | head -n 1 | cut -d: -f1)
+reload=$(grep -n 'systemctl daemon-reload$' <<<"$plan" | tail -n 1 | cut -d: -f1)
+if [ -n "$unit_rm" ] && [ -n "$reload" ] && [ "$reload" -gt "$unit_rm" ] &&
+	grep -q '^rm -rf /sys/fs/bpf/indigo$' <<<"$plan"; then
+	pass uninstall-host-forgets-unit-and-pins
+else
+	fail uninstall-host-forgets-unit-and-pins "unit removed at line ${unit_rm:-none}, daemon-reload at ${reload:-none}, pins: $(grep -c 'fs/bpf/indigo' <<<"$plan")"
+fi
+
 PATH="$dir/bin:$PATH" make -s uninstall DESTDIR="$stage" >/dev/null
 [ ! -s "$dir/host.log" ] && pass uninstall-no-host-tools ||
 	fail uninstall-no-host-tools "$(tr '\n' ';' <"$dir/host.log")"
