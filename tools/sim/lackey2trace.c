@@ -19,6 +19,7 @@
  * instructions (start-up): their accesses and their time, -m stops after N
  * records. Exit status 0 with at least one record.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -117,6 +118,27 @@ static int pmap_grow(struct pmap *m)
 	return 0;
 }
 
+/*
+ * A data access as lackey prints it, " K ADDR,SIZE" (K: L, S or M, ADDR
+ * hex), whole: a line with something else in it, or an address past 64
+ * bits, is no access rather than a record at whatever part of it parsed.
+ */
+static bool parse_access(const char *line, uint64_t *addr)
+{
+	char *end;
+
+	if (line[0] != ' ' || !line[1] || !strchr("LSM", line[1]) ||
+	    line[2] != ' ' || !isxdigit((unsigned char)line[3]))
+		return false;
+	errno = 0;
+	*addr = strtoull(line + 3, &end, 16);
+	if (errno || *end != ',' || !isdigit((unsigned char)end[1]))
+		return false;
+	for (end++; isdigit((unsigned char)*end); end++)
+		;
+	return !strcmp(end, "\n");
+}
+
 struct opts {
 	uint64_t cache_kib, skip, max;
 	const char *out;
@@ -149,7 +171,7 @@ static int run(const struct opts *o, FILE *out, uint64_t *n, uint32_t *npages)
 	struct cache c = { .sets = (o->cache_kib << 10 >> LINE_SHIFT) / WAYS };
 	struct pmap m = { 0 };
 	uint64_t insns = 0, since = 0, addr;
-	char line[256], kind;
+	char line[256];
 	bool tail = false;
 	int ret = 0;
 
@@ -163,10 +185,10 @@ static int run(const struct opts *o, FILE *out, uint64_t *n, uint32_t *npages)
 		struct trace_rec r;
 		bool piece = tail;
 
-		/* the rest of a longer line (valgrind's own, a command line)
-		 * is no record, even where it happens to start with " L " */
+		/* a longer line (valgrind's own, a command line) is no record,
+		 * nor is a last one cut short (valgrind killed mid-write) */
 		tail = !strchr(line, '\n');
-		if (piece)
+		if (piece || tail)
 			continue;
 		if (line[0] == 'I') {
 			/* skipped instructions are not the first record's compute */
@@ -174,8 +196,7 @@ static int run(const struct opts *o, FILE *out, uint64_t *n, uint32_t *npages)
 				since++;
 			continue;
 		}
-		if (line[0] != ' ' || sscanf(line, " %c %" SCNx64, &kind, &addr) != 2 ||
-		    (kind != 'L' && kind != 'S' && kind != 'M'))
+		if (!parse_access(line, &addr))
 			continue;
 		if ((o->skip && insns <= o->skip) || !cache_miss(&c, addr >> LINE_SHIFT))
 			continue;
