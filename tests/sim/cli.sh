@@ -44,6 +44,17 @@ if "$sim" run "$dir/p.trace" -P nosuch 2>/dev/null; then fail "unknown policy ac
 if "$sim" run "$dir/p.trace" -f 0 2>/dev/null; then fail "local fraction 0 accepted"; fi
 if "$sim" run "$dir/none.trace" 2>/dev/null; then fail "missing trace accepted"; fi
 if "$sim" gen nosuch "$dir/x.trace" 2>/dev/null; then fail "unknown generator accepted"; fi
+# a synthetic trace too small for a hot tenth, or without records, is
+# refused naming the option, not as the output file's error or no cause
+mkdir "$dir/small"
+for args in "gen gups $dir/small/x.trace -p 9 -n 100|-p 9" \
+	"gen gups $dir/small/x.trace -p 10 -n 0|-n 0" \
+	"table $dir/small -p 9 -n 100 -R 1|-p 9" "table $dir/small -p 10 -n 0 -R 1|-n 0"; do
+	# shellcheck disable=SC2086 # the words are the arguments
+	if err=$(timeout 60 "$sim" ${args%|*} 2>&1 >/dev/null); then fail "${args%|*} accepted"; fi
+	case "$err" in "indigo-sim: ${args#*|}: "*) ;; *) fail "${args%|*}: $err" ;; esac
+done
+test -z "$(ls -A "$dir/small")" || fail "a refused command wrote $(ls -A "$dir/small")"
 # each command refuses an option it would not use, or an operand more:
 # accepted, it was ignored (table -x made the paper link's table)
 mkdir "$dir/opt"

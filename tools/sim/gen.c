@@ -116,7 +116,7 @@ int gen_trace(struct trace *t, int kind, uint32_t npages, uint64_t n,
 	uint64_t s = seed, i;
 	int ret;
 
-	if (npages < 10 || !n || !gen_name(kind))
+	if (npages < GEN_MIN_PAGES || !n || !gen_name(kind))
 		return -EINVAL;
 	ret = trace_alloc(t, npages, n);
 	if (ret)

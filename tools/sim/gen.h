@@ -22,13 +22,14 @@
 #define GEN_INSNS		100
 #define GEN_PHASES		4
 #define GEN_STREAM_LINES	4
+#define GEN_MIN_PAGES		10	/* a hot tenth of at least one page */
 
 enum gen_kind { GEN_GUPS, GEN_ZIPF, GEN_PHASE, GEN_STREAM, GEN_COUNT };
 
 const char *gen_name(int kind);
 int gen_parse(const char *name);
 
-/* Fills a new @t (trace_free it). -EINVAL (npages < 10, n 0), -ENOMEM. */
+/* Fills a new @t (trace_free it). -EINVAL (npages < GEN_MIN_PAGES, n 0), -ENOMEM. */
 int gen_trace(struct trace *t, int kind, uint32_t npages, uint64_t n,
 	      uint64_t seed);
 

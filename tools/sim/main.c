@@ -107,8 +107,25 @@ static int parse(int argc, char **argv, const char *opts, struct args *a)
 	a->real_repeat = 16;
 	while ((o = getopt(argc, argv, opts)) != -1) {
 		switch (o) {
-		case 'p': ret = num_uint(optarg, &a->npages); break;
-		case 'n': ret = num_u64(optarg, TRACE_MAX_RECS, &a->n); break;
+		/*
+		 * gen_trace's limits, said here: its -EINVAL would read as the
+		 * output file's error (gen), or with no cause at all (table)
+		 */
+		case 'p':
+			ret = num_uint(optarg, &a->npages);
+			if (!ret && a->npages < GEN_MIN_PAGES) {
+				fprintf(stderr, "indigo-sim: -p %s: a synthetic trace has at least %d pages\n",
+					optarg, GEN_MIN_PAGES);
+				return -EINVAL;
+			}
+			break;
+		case 'n':
+			ret = num_u64(optarg, TRACE_MAX_RECS, &a->n);
+			if (!ret && !a->n) {
+				fprintf(stderr, "indigo-sim: -n 0: a trace has at least one record\n");
+				return -EINVAL;
+			}
+			break;
 		case 's': ret = num_u64(optarg, UINT64_MAX, &a->p.seed); break;
 		case 'P':
 			a->c.kind = strcmp(optarg, "oracle") ? pol_parse(optarg) : -1;
