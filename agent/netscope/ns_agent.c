@@ -32,6 +32,7 @@ struct ns_agent {
 	struct ns_maps maps;
 	struct ns_ctl_app apps[NS_APPS_MAX];
 	struct timespec last;
+	struct timespec last_sweep;	/* sweep_gone()'s last run */
 	struct ns_link link;
 	double link_dt;			/* since the link's last interval ended */
 	int cgroot_fd;			/* to tell cgroups that are gone */
@@ -371,6 +372,18 @@ static int sweep_gone(struct ns_agent *a, int fd)
 	return n < 0 ? n : 0;
 }
 
+/*
+ * How often sweep_gone() runs: each key costs a handle lookup, and at 100
+ * ms intervals two full maps (2048 keys) would cost milliseconds of each;
+ * a gone cgroup's entries linger a second at most.
+ */
+#define NS_SWEEP_S	1.0
+
+static double secs_between(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
 int ns_agent_tick(struct ns_agent *a, const char **why)
 {
 	struct timespec t;
@@ -379,7 +392,7 @@ int ns_agent_tick(struct ns_agent *a, const char **why)
 	unsigned int i;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	dt = (t.tv_sec - a->last.tv_sec) + (t.tv_nsec - a->last.tv_nsec) / 1e9;
+	dt = secs_between(&a->last, &t);
 	/* between intervals, the last one's result: callers say a change */
 	if (dt * 1000 < a->o.interval_ms) {
 		*why = a->last_why;
@@ -389,12 +402,15 @@ int ns_agent_tick(struct ns_agent *a, const char **why)
 	ret = measure_link(a, dt, why);
 	if (ret)
 		first = ret;
-	ret = sweep_gone(a, a->maps.policy);
-	if (!ret)
-		ret = sweep_gone(a, a->maps.ctrl);
-	if (ret && !first) {
-		first = ret;
-		*why = "reading ns_policy/ns_ctrl";
+	if (secs_between(&a->last_sweep, &t) >= NS_SWEEP_S) {
+		a->last_sweep = t;
+		ret = sweep_gone(a, a->maps.policy);
+		if (!ret)
+			ret = sweep_gone(a, a->maps.ctrl);
+		if (ret && !first) {
+			first = ret;
+			*why = "reading ns_policy/ns_ctrl";
+		}
 	}
 	for (i = 0; i < a->o.napps; i++) {
 		const char *w = NULL;

@@ -401,16 +401,22 @@ START_TEST(gone_cgroup_without_stats_is_forgotten)
 	policy_key = gone_key = 7;
 	ck_assert_int_eq(ns_agent_tick(a, &why), 0);
 	ck_assert_uint_eq(forgot, 7);
-	/* its ns_ctrl entry alone */
+	/* its ns_ctrl entry alone, at the next sweep: not the next
+	 * interval, a second after the last sweep */
 	policy_key = 0;
 	ctrl_key = gone_key = 9;
 	a->last.tv_sec = 0;	/* the next interval at once */
+	ck_assert_int_eq(ns_agent_tick(a, &why), 0);
+	ck_assert_uint_eq(forgot, 7);
+	a->last.tv_sec = 0;
+	a->last_sweep.tv_sec -= 1;
 	ck_assert_int_eq(ns_agent_tick(a, &why), 0);
 	ck_assert_uint_eq(forgot, 9);
 	/* one that lives is kept */
 	gone_key = 0;
 	forgot = 0;
 	a->last.tv_sec = 0;
+	a->last_sweep.tv_sec = 0;
 	ck_assert_int_eq(ns_agent_tick(a, &why), 0);
 	ck_assert_uint_eq(forgot, 0);
 	a->cgroot_fd = -1;
