@@ -97,4 +97,5 @@ check-gpu: $(GPU_T) $(GPU_T_SAN) $(GPU_FAKE) $(GPU_OLD_O) $(B)/indigo-gpu
 	for t in $(GPU_T); do echo "== $$t (valgrind)"; \
 		CK_FORK=no valgrind -q --leak-check=full --errors-for-leak-kinds=all \
 		--suppressions=tests/gpu/valgrind.supp --error-exitcode=1 $$t; done
-	tests/gpu/tool-nogpu.sh $(B)/indigo-gpu
+	INDIGO_FAKECUDA=$(if $(GPU_FAKE),$(abspath $(GPU_FAKE))) \
+		tests/gpu/tool-nogpu.sh $(B)/indigo-gpu

@@ -3,8 +3,8 @@
 #
 # build/indigo-gpu without a GPU: one clear line and exit 1 when there is
 # no GPU tier, exit 2 on bad usage, and (where the build made the stand-in
-# libcuda, $INDIGO_FAKECUDA) a table and parseable JSON through the real
-# driver backend.
+# libcuda, $INDIGO_FAKECUDA, which a tool with the backend built in must
+# be given) a table and parseable JSON through the real driver backend.
 #
 #	tests/gpu/tool-nogpu.sh build/indigo-gpu
 set -u
@@ -26,6 +26,7 @@ expect 1 --set driver=/nonexistent/libcuda.so.1
 grep -Eq '^indigo-gpu: no GPU tier: (no NVIDIA driver: /nonexistent/libcuda.so.1: |GPU backend left out at build time)' "$err" ||
 	fail "no driver: unclear message"
 [ -s "$out" ] && fail "no driver: wrote to stdout"
+grep -q 'no NVIDIA driver' "$err" && backend=1 || backend=0
 
 expect 1 --set enable=no
 grep -q 'switched off' "$err" || fail "enable=no: message"
@@ -75,5 +76,11 @@ assert "far" in g["nodes"], g' "$out" || fail "--json"
 	FAKECUDA_INIT=100 expect 1 "$@"
 	grep -q '^indigo-gpu: no GPU tier: cuInit: CUDA_ERROR_NO_DEVICE: ' "$err" ||
 		fail "no device: message"
+	echo "indigo-gpu over the stand-in libcuda: ok"
+elif [ "$backend" = 1 ]; then
+	# the build makes the stand-in wherever it builds the backend: a
+	# caller that does not pass it leaves the backend's half untested
+	echo "FAIL: the driver backend is built in, but INDIGO_FAKECUDA names no stand-in libcuda to run it over"
+	exit 1
 fi
 echo "indigo-gpu without a GPU: ok"
