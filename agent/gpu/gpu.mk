@@ -99,3 +99,9 @@ check-gpu: $(GPU_T) $(GPU_T_SAN) $(GPU_FAKE) $(GPU_OLD_O) $(B)/indigo-gpu
 		--suppressions=tests/gpu/valgrind.supp --error-exitcode=1 $$t; done
 	INDIGO_FAKECUDA=$(if $(GPU_FAKE),$(abspath $(GPU_FAKE))) \
 		tests/gpu/tool-nogpu.sh $(B)/indigo-gpu
+# and the build device-check.sh makes to carry to a GPU host that cannot build
+ifneq ($(GPU_CUDA),)
+	CUDA_HOME=$(CUDA_HOME) tests/gpu/device-check.sh --build-portable
+	INDIGO_FAKECUDA=$(abspath $(GPU_FAKE)) \
+		tests/gpu/tool-nogpu.sh build/indigo-gpu-portable
+endif

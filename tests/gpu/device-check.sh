@@ -37,10 +37,12 @@ cd "$(dirname "$0")/../.." || exit 3
 if [ "${1:-}" = --build-portable ]; then
 	cuda=${CUDA_HOME:-/usr/local/cuda}
 	portable() {
+		# gpu.mk's GPU_LINK: the agent's pieces the tier uses
 		cc -g -Wall -Wextra -Werror -D_GNU_SOURCE -DINDIGO_GPU=1 \
 			-idirafter "$cuda/include" -Iagent/gpu -Iagent/policy \
-			$(pkg-config --cflags json-c) agent/gpu/*.c \
-			agent/policy/costmodel.c -Wl,-Bstatic -ljson-c \
+			-Iinclude/uapi $(pkg-config --cflags json-c) agent/gpu/*.c \
+			agent/policy/costmodel.c agent/policy/num.c \
+			-Wl,-Bstatic -ljson-c \
 			-Wl,-Bdynamic -ldl -lm "$@"
 	}
 	mkdir -p build &&
