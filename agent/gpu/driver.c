@@ -391,7 +391,14 @@ int gpu_driver_open(const char *lib, struct gpu_backend **out, char *err,
 	d->lib = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
 	if (!d->lib) {
 		why = dlerror();
-		e = why && strstr(why, "No such file") ? -ENOENT : -EPROTO;
+		/*
+		 * No driver only when @lib itself is missing: dlerror() names
+		 * the object it could not open, a dependency of @lib when
+		 * that one is missing, which is a driver that cannot load.
+		 */
+		e = why && !strncmp(why, lib, strlen(lib)) &&
+		    why[strlen(lib)] == ':' && strstr(why, "No such file") ?
+			-ENOENT : -EPROTO;
 		snprintf(err, errlen, "%s%s", e == -ENOENT ?
 			 "no NVIDIA driver: " : "cannot load the CUDA driver: ",
 			 why ? why : lib);

@@ -62,6 +62,14 @@ GPU_FAKE := $(B)/gpu-tests/libfakecuda.so
 GPU_CODES := $(B)/gpu-tests/cuda_codes.h
 $(GPU_FAKE): tests/gpu/fakecuda.c | $(B)/gpu-tests
 	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -fPIC -shared $(GPU_DEFS) $< -o $@
+# A driver that cannot load: it needs a library that is gone (test_driver.c)
+GPU_NODEP := $(B)/gpu-tests/libindigo-needsgone.so
+$(GPU_NODEP): | $(B)/gpu-tests
+	mkdir -p $(@D)/gone
+	echo 'int gone;' | $(CC) -x c -shared -fPIC - -o $(@D)/gone/libindigo-gone.so
+	echo 'extern int gone; int *use = &gone;' | \
+		$(CC) -x c -shared -fPIC - -L$(@D)/gone -lindigo-gone -o $@
+	rm -r $(@D)/gone
 $(GPU_CODES): $(CUDA_HOME)/include/cuda.h | $(B)/gpu-tests
 	sed -n '/typedef enum cudaError_enum/,/} CUresult;/s/^ *\(CUDA_[A-Z0-9_]*\) *= *[0-9].*/X(\1)/p' $< >$@.tmp
 	test -s $@.tmp && mv $@.tmp $@
@@ -83,10 +91,10 @@ endif
 $(B)/gpu-tests $(B)/gpu-tests-san:
 	mkdir -p $@
 
-$(B)/gpu-tests/%: tests/gpu/%.c $(GPU_T_DEPS) $(GPU_CODES) | $(B)/gpu-tests
+$(B)/gpu-tests/%: tests/gpu/%.c $(GPU_T_DEPS) $(GPU_CODES) $(GPU_NODEP) | $(B)/gpu-tests
 	$(CC) -O1 $(GPU_T_CFLAGS) $< $(GPU_LINK) $(GPU_T_LIBS) -o $@
 
-$(B)/gpu-tests-san/%: tests/gpu/%.c $(GPU_T_DEPS) $(GPU_CODES) | $(B)/gpu-tests-san
+$(B)/gpu-tests-san/%: tests/gpu/%.c $(GPU_T_DEPS) $(GPU_CODES) $(GPU_NODEP) | $(B)/gpu-tests-san
 	$(CC) -O1 $(GPU_SAN) $(GPU_T_CFLAGS) $< $(GPU_LINK) $(GPU_T_LIBS) -o $@
 
 .PHONY: check-gpu

@@ -187,6 +187,23 @@ START_TEST(lost_mid_probe)
 END_TEST
 
 /*
+ * A driver library that is there but needs one that is not (a driver
+ * half installed) is a driver that cannot load, not "no NVIDIA driver".
+ */
+START_TEST(missing_dependency)
+{
+	char err[512], *slash;
+
+	slash = strrchr(cfg.driver, '/');
+	ck_assert_ptr_nonnull(slash);
+	strcpy(slash + 1, "libindigo-needsgone.so");
+	ck_assert_int_eq(start(err, sizeof(err)), -EPROTO);
+	ck_assert_msg(!strncmp(err, "cannot load the CUDA driver: libindigo-gone.so: ", 48),
+		      "%s", err);
+}
+END_TEST
+
+/*
  * After cuInit the driver is never unloaded (libcuda's threads run its
  * code): stopping the tier, or a start that fails past cuInit, leaves it
  * mapped once this test's own reference is gone too.
@@ -222,6 +239,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, no_device);
 	tcase_add_test(tc, unnamed_codes);
 	tcase_add_test(tc, lost_mid_probe);
+	tcase_add_test(tc, missing_dependency);
 	tcase_add_test(tc, driver_stays_loaded);
 	suite_add_tcase(s, tc);
 	return s;
