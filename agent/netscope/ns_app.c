@@ -4,6 +4,19 @@
 
 #include "ns_app.h"
 
+/* The sensitivity to act on: the estimate's once @trust, the operator's
+ * whenever given (from the first policy published, not the first
+ * interval's end) */
+static void act_on(struct ns_app *a, const struct ns_app_params *p, bool trust)
+{
+	a->trusted = trust;
+	a->c = trust ? fmax(a->slope.mean, 0) : p->c_untrusted;
+	if (!isnan(a->known_c)) {
+		a->trusted = true;
+		a->c = a->known_c;
+	}
+}
+
 void ns_app_init(struct ns_app *a, const struct ns_app_params *p,
 		 double known_c)
 {
@@ -14,8 +27,7 @@ void ns_app_init(struct ns_app *a, const struct ns_app_params *p,
 	ns_rate_init(&a->rate, &p->rate);
 	ns_blr_slope(&a->blr[0], &a->slope);
 	a->trust[0] = a->trust[1] = false;
-	a->trusted = false;
-	a->c = p->c_untrusted;
+	act_on(a, p, false);
 }
 
 double ns_app_flow_units(struct ns_app *a, double bytes, double turns)
@@ -55,12 +67,7 @@ bool ns_app_step(struct ns_app *a, const struct ns_app_params *p,
 	 * while, and the controller should not swing on that */
 	*trust = !ns_blr_slope(blr, &a->slope) &&
 		 a->slope.hi - a->slope.lo <= p->max_width * (*trust ? 2 : 1);
-	a->trusted = *trust;
-	a->c = a->trusted ? fmax(a->slope.mean, 0) : p->c_untrusted;
-	if (!isnan(a->known_c)) {
-		a->trusted = true;
-		a->c = a->known_c;
-	}
+	act_on(a, p, *trust);
 	return ns_rate_step(&a->rate, &p->rate, &ro, a->c,
 			    ns_app_sensitive(a, p));
 }

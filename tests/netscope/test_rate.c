@@ -450,6 +450,20 @@ START_TEST(known_sensitivity)
 }
 END_TEST
 
+/* and from the first policy published, before any interval is over:
+ * that one went out with c_untrusted, untrusted, for an application the
+ * operator called insensitive */
+START_TEST(known_sensitivity_from_the_start)
+{
+	struct ns_app a;
+
+	ns_app_init(&a, &ap, 0.1);
+	ck_assert(a.trusted);
+	ck_assert_double_eq(a.c, 0.1);
+	ck_assert(!ns_app_sensitive(&a, &ap));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ns_rate");
@@ -468,6 +482,7 @@ int main(void)
 	tcase_add_test(tc, learns_and_separates);
 	tcase_add_test(tc, uncertain_is_sensitive);
 	tcase_add_test(tc, known_sensitivity);
+	tcase_add_test(tc, known_sensitivity_from_the_start);
 	tcase_add_test(tc, held_intervals_do_not_teach);
 	tcase_add_test(tc, trust_is_per_regression);
 	tcase_add_test(tc, sensitive_unless_interval_below);
