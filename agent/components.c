@@ -96,8 +96,8 @@ void gpu_start(struct daemon *d)
 	ret = gpu_tier_start(&d->cfg.gpu, &d->gpu, err, sizeof(err));
 	signals_release(&old);
 	if (ret) {
-		logmsg(ret == -ENOENT || ret == -ENODEV || ret == -ENOTSUP ?
-		       LOG_NOTICE : LOG_WARNING,
+		logmsg(ret == -ENOENT || ret == -ENODEV || ret == -ENOTSUP ||
+		       ret == -ECANCELED ? LOG_NOTICE : LOG_WARNING,
 		       "gpu: %s; going on without the GPU tier", err);
 		return;
 	}

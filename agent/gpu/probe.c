@@ -2,6 +2,8 @@
 /* Link probing over a backend; see probe.h for the plan and the pacing. */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,19 @@ void gpu_probe_plan_from(const struct gpu_config *cfg, struct gpu_probe_plan *p)
 	p->share = cfg->probe_share;
 }
 
+/*
+ * A SIGTERM or SIGINT held while the probe runs: indigod holds them over
+ * it (the driver's threads must not take them), and stopping must not wait
+ * for the rest of a probe that pauses minutes at a small share.
+ */
+static bool stop_pending(void)
+{
+	sigset_t s;
+
+	return !sigpending(&s) &&
+	       (sigismember(&s, SIGTERM) == 1 || sigismember(&s, SIGINT) == 1);
+}
+
 /* One timed copy, then the pause that keeps the probe within its share. */
 static int timed(struct run *r, enum gpu_dir dir, enum gpu_host_mem mem,
 		 size_t bytes, unsigned int n, double *sec)
@@ -50,6 +65,12 @@ static int timed(struct run *r, enum gpu_dir dir, enum gpu_host_mem mem,
 	r->wall += *sec / r->p->share;
 	if (r->p->share < 1)
 		r->b->ops->pause(r->b, *sec * (1 / r->p->share - 1));
+	if (stop_pending()) {
+		if (r->err && r->errlen)
+			snprintf(r->err, r->errlen,
+				 "GPU %d: probe stopped: asked to stop", r->dev);
+		return -ECANCELED;
+	}
 	return 0;
 }
 

@@ -33,7 +33,9 @@ void gpu_probe_plan_from(const struct gpu_config *cfg, struct gpu_probe_plan *p)
  * Probes device @dev of @b into @link (untouched on failure). 0, -EINVAL
  * for a bad plan, or the errno of the driver's error (gpu_cuerr_errno:
  * -ENODEV when the device was lost) with "GPU DEV: what: NAME: text" in
- * @err. Implausible timings (zero, negative, not finite) are -EIO.
+ * @err. Implausible timings (zero, negative, not finite) are -EIO; a
+ * SIGTERM or SIGINT pending (held) ends it after the copy at hand with
+ * -ECANCELED.
  */
 int gpu_probe_dev(struct gpu_backend *b, int dev, const struct gpu_probe_plan *p,
 		  struct gpu_link *link, char *err, size_t errlen);

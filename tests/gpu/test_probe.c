@@ -7,6 +7,7 @@
 #include "check_main.h"
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 
 #include "fake.h"
@@ -74,6 +75,41 @@ START_TEST(share)
 		if (shares[i] == 1)
 			ck_assert(f.paused == 0);
 	}
+}
+END_TEST
+
+/*
+ * A SIGTERM held while the probe runs (indigod holds it over the driver's
+ * calls) ends the probe after the copy at hand, every resource released,
+ * where stopping waited for the whole probe: minutes at a small share.
+ */
+START_TEST(held_stop_ends_it)
+{
+	struct gpu_link l = { 0 };
+	sigset_t term, old;
+	struct fake f;
+	char err[256] = "";
+
+	fake_init(&f);
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	ck_assert_int_eq(sigprocmask(SIG_BLOCK, &term, &old), 0);
+	ck_assert_int_eq(raise(SIGTERM), 0);
+	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &plan, &l, err, sizeof(err)),
+			 -ECANCELED);
+	ck_assert_int_eq(f.copies, 1);
+	ck_assert_int_eq(f.dev_closes, 1);
+	ck_assert_msg(strstr(err, "probe stopped"), "%s", err);
+	ck_assert(l.probed_at == 0);
+	/* the pending one let go unseen: ignored while unblocked */
+	signal(SIGTERM, SIG_IGN);
+	ck_assert_int_eq(sigprocmask(SIG_SETMASK, &old, NULL), 0);
+	signal(SIGTERM, SIG_DFL);
+
+	/* nothing pending: the whole probe */
+	fake_init(&f);
+	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &plan, &l, err, sizeof(err)), 0);
+	ck_assert_int_eq(f.copies, COPIES);
 }
 END_TEST
 
@@ -213,6 +249,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, figures);
 	tcase_add_test(tc, share);
+	tcase_add_test(tc, held_stop_ends_it);
 	tcase_add_test(tc, median_latency);
 	tcase_add_test(tc, device_lost_mid_probe);
 	tcase_add_test(tc, setup_fails);
