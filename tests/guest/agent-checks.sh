@@ -11,6 +11,22 @@ pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; failed=1; }
 mode() { awk '$1 == "mode" { print $2 }' $D/policy; }
 gen() { awk '$1 == "generation" || $1 == "gen" { print $2 }' $D/policy; }
+# Runs "$@" every quarter second until it succeeds, for at most $1 tries:
+# under TCG an agent's start or reconnection takes seconds, not a fixed
+# time.
+wait_for() {
+	n=$1
+	shift
+	while [ "$n" -gt 0 ]; do
+		"$@" && return 0
+		n=$((n - 1))
+		sleep 0.25
+	done
+	return 1
+}
+connections() { grep -c 'connected to the module' "$1"; }
+# iperf3's server listening (port 5201: 0x1451)
+iperf_listening() { grep -q ':1451 [0-9A-F]*:0000 0A' /proc/net/tcp /proc/net/tcp6 2>/dev/null; }
 
 numa-fast
 
@@ -47,14 +63,15 @@ grep -q '"learner":"linucb"' /tmp/decisions.jsonl && pass learner-decides ||
 
 # the module goes away and comes back: the agent reconnects, re-applies
 rmmod indigo && pass rmmod-under-agent || fail rmmod-under-agent "rmmod failed"
-sleep 5
+# an unload is silent: the agent notices after 3 s without an epoch
+wait_for 60 grep -q 'lost the module' /tmp/agent.log && pass noticed-unload ||
+	fail noticed-unload "no log line"
 insmod $KO epoch_ms=500
-sleep 3
-m=$(mode)
-case "$m" in gate | deny) pass policy-reapplied ;; *) fail policy-reapplied "mode $m" ;; esac
-grep -q 'lost the module' /tmp/agent.log && pass noticed-unload || fail noticed-unload "no log line"
-[ "$(grep -c 'connected to the module' /tmp/agent.log)" -ge 2 ] && pass reconnected ||
-	fail reconnected "$(grep -c 'connected to the module' /tmp/agent.log) connections"
+wait_for 60 eval '[ "$(connections /tmp/agent.log)" -ge 2 ]' && pass reconnected ||
+	fail reconnected "$(connections /tmp/agent.log) connections"
+# and the module, back in observe, is given the agent's policy
+wait_for 40 eval 'case "$(mode)" in gate | deny) true ;; *) false ;; esac' &&
+	pass policy-reapplied || fail policy-reapplied "mode $(mode)"
 
 # epochs still queued when the module goes: the first policy the agent
 # sends for them fails inside its telemetry callback, with more of the
@@ -211,8 +228,9 @@ indigod -c /tmp/indigod4.conf --set bandit.warmup=1000 \
 	--set agent.log_path=/tmp/decisions4.jsonl \
 	--set reward.source=progress --set reward.progress_path=/tmp/progress 2>/tmp/agent4.log &
 AG=$!
-sleep 2
-[ "$(mode)" = deny ] && pass agent-executor-denies-kernel || fail agent-executor-denies-kernel "mode $(mode)"
+# deny from its first decision on
+wait_for 40 eval '[ "$(mode)" = deny ]' && pass agent-executor-denies-kernel ||
+	fail agent-executor-denies-kernel "mode $(mode)"
 res=$(farmem --pages 512 --hot 128 --seconds 8 --progress /tmp/progress | tail -n 1)
 echo "agent executor: $res"
 [ "$(near_of "$res")" -ge 64 ] && pass agent-executor-promotes ||
@@ -257,13 +275,16 @@ sleep 3
 rmmod indigo
 echo 1000000 >/tmp/progress-outage
 sleep 2
+n0=$(grep -c . /tmp/decisions-outage.jsonl)
 insmod $KO epoch_ms=500
-sleep 3
+# two records after the outage: the first epoch back's, and one more (the
+# agent reconnects seconds after, under TCG, and then needs two epochs)
+wait_for 80 eval '[ "$(grep -c . /tmp/decisions-outage.jsonl)" -ge $((n0 + 2)) ]'
 kill -TERM $AG
 wait $AG
 grep -oE '"reward":[^,]*' /tmp/decisions-outage.jsonl | tail -n 4
-awk -F'"reward":' 'NF > 1 { split($2, v, ","); n++; if (v[1] + 0 > 1000) big++ }
-	END { exit !(n >= 3 && !big) }' /tmp/decisions-outage.jsonl &&
+awk -F'"reward":' -v n0="$n0" 'NF > 1 { split($2, v, ","); n++; if (v[1] + 0 > 1000) big++ }
+	END { exit !(n >= n0 + 2 && !big) }' /tmp/decisions-outage.jsonl &&
 	pass no-reward-across-outage ||
 	fail no-reward-across-outage "$(grep -c . /tmp/decisions-outage.jsonl) records, $(grep -oE '"reward":[0-9.e+]{5,}' /tmp/decisions-outage.jsonl)"
 
@@ -296,15 +317,23 @@ indigod -c /tmp/indigod.conf --set agent.learner=heuristic \
 	--set netscope.enable=on --set netscope.capacity_mbit=100 \
 	--set netscope.interval_ms=100 --set netscope.loopback=on 2>/tmp/agent7.log &
 AG=$!
-sleep 3
+# idle: Netscope's first measurement (its programs loaded and verified,
+# slow under TCG) replaces the configured 100 Gb/s
+wait_for 80 eval 'awk -v i="$(bw)" "BEGIN { exit !(i > 0.05 && i <= 0.1) }"'
 idle=$(bw)
 iperf3 -s -1 >/dev/null 2>&1 &
-sleep 1
+wait_for 40 iperf_listening
 sh -c 'echo $$ >/sys/fs/cgroup/bulk/cgroup.procs; exec iperf3 -c 127.0.0.1 -t 4' >/tmp/iperf.txt 2>&1 &
-sleep 3
-busy=$(bw)
-f=$(far)
-wait $!
+IP=$!
+# under the flow: the least it reads while the flow runs
+busy=
+while kill -0 $IP 2>/dev/null; do
+	b=$(bw)
+	[ -n "$b" ] && awk -v b="$b" -v m="${busy:-1e9}" 'BEGIN { exit !(b < m) }' &&
+		busy=$b f=$(far)
+	sleep 0.25
+done
+wait $IP
 echo "link from netscope: idle ${idle:-?} Gb/s, under a flow ${busy:-?} Gb/s, far ${f:-?} ns; $(tail -n 3 /tmp/iperf.txt | head -n 1)"
 grep -q '"source":"netscope"' /tmp/status.json &&
 	awk -v i="$idle" -v b="$busy" -v f="$f" 'BEGIN { exit !(i > 0.05 && i <= 0.1 && b < i / 2 && f >= 900) }' &&

@@ -225,15 +225,28 @@ if want gate; then
 	indigoctl policy set rate_cap_pps=0 >/dev/null
 fi
 
+# indigoctl watch for $1 epochs into /tmp/watch.txt, subscribed before the
+# workload starts: farmem's far faults come in a burst at its start,
+# which a watcher subscribing after it would miss. Sets wpid.
+watch_first() {
+	timeout 60 indigoctl watch "$1" >/tmp/watch.txt &
+	wpid=$!
+	for _ in $(seq 100); do
+		grep -q '^epoch ' /tmp/watch.txt && break
+		sleep 0.1
+	done
+}
+
 if want telemetry; then
+	watch_first 4
 	farmem --pages 256 --hot 64 --seconds 8 >/dev/null &
 	fpid=$!
-	timeout 60 indigoctl watch 3 >/tmp/watch.txt
+	wait $wpid
 	wait $fpid
 	head -n 4 /tmp/watch.txt
 	# each epoch's length as measured: the 1000 ms asked for, give or
 	# take a tick early, or late by what the work waited (TCG: more)
-	awk '/^epoch [0-9]+ ms / { n++; if ($4 < 990 || $4 > 1500) bad = 1 }
+	awk '/^epoch [0-9]+ ms / { n++; if ($4 < 990 || $4 > 2500) bad = 1 }
 		END { exit !(n && !bad) }' /tmp/watch.txt &&
 		grep -q '^  node 1 faults [1-9]' /tmp/watch.txt &&
 		pass telemetry-epochs || fail telemetry-epochs "no epoch summary with far faults"
@@ -241,9 +254,10 @@ if want telemetry; then
 		pass telemetry-candidates || fail telemetry-candidates "no candidate from pid $fpid"
 	# a huge page's candidate says it moves as its 512 base pages (the
 	# agent's executor counts them for room and for the rate cap)
+	watch_first 4
 	farmem --thp --pages 4096 --hot 4096 --seconds 5 >/tmp/thp-cands.txt &
 	fpid=$!
-	timeout 60 indigoctl watch 3 >/tmp/watch.txt
+	wait $wpid
 	wait $fpid
 	grep -q "^cand epoch [0-9]* pid $fpid addr 0x[0-9a-f]* node 1 .* pages 512$" /tmp/watch.txt &&
 		pass telemetry-huge-page-candidates ||
@@ -273,7 +287,11 @@ if want redis; then
 	indigoctl policy set mode=gate rate_min_mhz=1000 burst_min_ms=0 >/dev/null
 	redis-server --port 6379 --save '' --appendonly no --daemonize yes \
 		--logfile /tmp/redis.log >/dev/null
-	sleep 1
+	# daemonized, it returns before it listens
+	for _ in $(seq 40); do
+		[ "$(redis-cli ping 2>/dev/null)" = PONG ] && break
+		sleep 0.5
+	done
 	redis-benchmark -q -t set -n 20000 -r 20000 -d 512 >/dev/null 2>&1
 	rpid=$(pidof redis-server)
 	migratepages "$rpid" 0 1
@@ -320,7 +338,9 @@ if want epochs; then
 	# work runs whole ticks late (12 ms and more at HZ=250), so 300
 	# epochs take longer than 3 s, and their lengths must add up to it.
 	# Epochs 2-300 span from the first's message to the last's: within
-	# the watch, less its start (ms: /proc/uptime's 10 ms steps aside).
+	# the watch, less its start (ms: /proc/uptime's 10 ms steps aside;
+	# indigoctl's start under TCG, a tenth of a second or more, in it,
+	# whereas epochs said to be 10 ms would sum to 70 % of it).
 	rmmod indigo && insmod $KO epoch_ms=10
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	indigoctl watch 300 >/tmp/epochs.txt
@@ -358,7 +378,7 @@ if want epochs; then
 	sum=$(awk '/^epoch [0-9]+ ms / && ++n > 1 { s += $4 } END { print s + 0 }' /tmp/epochs.txt)
 	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')
 	echo "epochs at 10 ms: 299 add up to $sum ms, in a watch of $wall ms"
-	[ "$sum" -le $((wall + 20)) ] && [ "$sum" -ge $((wall * 93 / 100)) ] &&
+	[ "$sum" -le $((wall + 20)) ] && [ "$sum" -ge $((wall * 85 / 100)) ] &&
 		pass epoch-length-measured ||
 		fail epoch-length-measured "299 epochs of $sum ms in $wall ms"
 fi

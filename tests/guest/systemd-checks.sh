@@ -24,6 +24,14 @@ prop() { systemctl show -p "$1" --value indigod; }
 # the journal of the unit's current run (since the cursor given)
 journal() { journalctl --no-pager -o cat -u indigod ${1:+--after-cursor="$1"}; }
 cursor() { journalctl --no-pager -n 0 --show-cursor | sed -n 's/^-- cursor: //p'; }
+# iperf3's server listening (port 5201: 0x1451); a client started before
+# it would fail
+iperf_listening() {
+	for _ in $(seq 50); do
+		grep -q ':1451 [0-9A-F]*:0000 0A' /proc/net/tcp /proc/net/tcp6 2>/dev/null && return
+		sleep 0.2
+	done; false
+}
 # waits up to 10 s for the journal since $1 to show $2
 await() {
 	for _ in $(seq 50); do
@@ -157,7 +165,7 @@ grep -qw netscope /proc/sys/net/ipv4/tcp_available_congestion_control &&
 maps=$(ls /sys/fs/bpf/indigo 2>/dev/null | tr '\n' ' ')
 [ -n "$maps" ] && pass "maps-pinned: $maps" || fail maps-pinned "nothing in /sys/fs/bpf/indigo"
 iperf3 -s -1 >/dev/null 2>&1 &
-sleep 1
+iperf_listening
 sh -c "echo \$\$ >$APP/cgroup.procs; exec iperf3 -c 127.0.0.1 -t 2 -J" >/tmp/iperf.json 2>&1
 cc=$(jq -r .end.sender_tcp_congestion /tmp/iperf.json)
 [ "$cc" = netscope ] && pass "app-flow-cc: $cc" || fail app-flow-cc "flow had '$cc'"
@@ -178,7 +186,7 @@ mkdir -p $GONE
 gid=$(stat -c %i $GONE)
 entries() { indigoctl netscope --json | jq --argjson id "$1" '[.[] | select(.cgroup_id == $id)] | length'; }
 iperf3 -s -1 >/dev/null 2>&1 &
-sleep 1
+iperf_listening
 sh -c "echo \$\$ >$GONE/cgroup.procs; exec iperf3 -c 127.0.0.1 -t 1" >/dev/null 2>&1
 sleep 0.5
 before=$(entries "$gid")

@@ -32,9 +32,17 @@ grep -qw netscope /proc/sys/net/ipv4/tcp_available_congestion_control &&
 	pass "netscope in tcp_available_congestion_control" ||
 	fail available "$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
 
+# iperf3's server listening (port 5201: 0x1451); a client started before
+# it would fail
+iperf_listening() {
+	for _ in $(seq 50); do
+		grep -q ':1451 [0-9A-F]*:0000 0A' /proc/net/tcp /proc/net/tcp6 2>/dev/null && return
+		sleep 0.2
+	done; false
+}
 indigoctl netscope set "$APP" cc=netscope rate_mbit=50 || fail policy "indigoctl set"
 iperf3 -s -1 >/dev/null 2>&1 &
-sleep 1
+iperf_listening
 # modules (inet_diag) are not loadable here, so ss cannot show the CC:
 # iperf3 reports its sender's own getsockopt(TCP_CONGESTION)
 sh -c "echo \$\$ >$APP/cgroup.procs; exec iperf3 -c 127.0.0.1 -t 3 -J" >/tmp/iperf.json 2>&1 ||

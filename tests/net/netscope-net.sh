@@ -675,7 +675,8 @@ done
 	die "the controller's policy names no owner: $owner"
 policy_raw "$BULK" "" 2500000 0 0 "$owner"
 server 5208
-bulk "$BULK" 5 -p 5208 >/dev/null &
+# (10 s: the kill, a restart of up to 5 s and the lifting all within it)
+bulk "$BULK" 10 -p 5208 >/dev/null &
 p_bulk=$!
 sleep 1.5
 pace0=$(flow_max_pacing 5208)
@@ -683,8 +684,11 @@ kill -9 "$AGENT_PID"
 wait "$AGENT_PID" 2>/dev/null || true
 AGENT_PID=
 start_agent --observe
-sleep 1
-pace1=$(flow_max_pacing 5208)
+for _ in $(seq 30); do
+	pace1=$(flow_max_pacing 5208)
+	[ "$pace1" = 0 ] && break
+	sleep 0.1
+done
 wait $p_bulk
 [ "$pace0 $pace1" = "20000000 0" ] ||
 	die "a killed controller's 20 Mbit/s: flow paced at $pace0, then after a restart at $pace1 bit/s"
@@ -783,7 +787,8 @@ hid=$(stat -c %i "$HAND")
 bpftool map lookup pinned "$NS_PINS/ns_policy" key hex $(le 8 "$hid") >/dev/null ||
 	die "indigoctl netscope set wrote no policy for $HAND"
 rmdir "$HAND"
-for _ in $(seq 30); do
+# (the controller sweeps once a second)
+for _ in $(seq 50); do
 	# shellcheck disable=SC2046
 	bpftool map lookup pinned "$NS_PINS/ns_policy" key hex $(le 8 "$hid") \
 		>/dev/null 2>&1 || break
