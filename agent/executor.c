@@ -40,7 +40,11 @@ static bool has_cpus(int node)
 	return any;
 }
 
-/* For each node, the node with CPUs at the smallest distance from it. */
+/*
+ * For each node, the other node with CPUs at the smallest distance from it:
+ * a far node may have CPUs itself (the module's far_nodes=), and a page
+ * "moved" to the node it is on would count as promoted though it stayed.
+ */
 static int map_near_nodes(struct executor *x)
 {
 	bool *cpu_node;
@@ -58,7 +62,7 @@ static int map_near_nodes(struct executor *x)
 		best = -1;
 		bestd = 0;
 		for (b = 0; b < x->nnodes; b++) {
-			if (!cpu_node[b])
+			if (!cpu_node[b] || b == a)
 				continue;
 			dist = numa_distance(a, b);
 			if (dist > 0 && (best < 0 || dist < bestd)) {

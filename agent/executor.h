@@ -8,7 +8,7 @@
  * never move the same page.
  *
  * Each page goes to the CPU node nearest (numa_distance) to the far node
- * it is on. Which pages, and how many, is promote.h's choice.
+ * it is on, other than that node. Which pages, and how many, is promote.h's choice.
  */
 #ifndef INDIGO_EXECUTOR_H
 #define INDIGO_EXECUTOR_H

@@ -23,6 +23,7 @@ static struct fake_page {
 } pt[16];
 static size_t npt;
 static unsigned int move_calls, query_calls;
+static unsigned int cpu_nodes = 1;	/* bit n: node n has CPUs */
 static int move_errno;	/* the move fails as a whole, after moving */
 
 static struct fake_page *lookup(const void *p)
@@ -59,7 +60,7 @@ struct bitmask *numa_allocate_cpumask(void)
 void numa_bitmask_free(struct bitmask *b) { free(b); }
 int numa_node_to_cpus(int node, struct bitmask *b)
 {
-	b->size = node == 0;	/* stands for the weight */
+	b->size = (cpu_nodes >> node) & 1;	/* stands for the weight */
 	return 0;
 }
 unsigned int numa_bitmask_weight(const struct bitmask *b) { return b->size; }
@@ -151,6 +152,7 @@ static void setup(void)
 	npt = 0;
 	move_calls = query_calls = 0;
 	move_errno = 0;
+	cpu_nodes = 1;
 	ck_assert_int_eq(executor_open(&x), 0);
 }
 
@@ -285,6 +287,27 @@ START_TEST(whole_call_error_is_returned)
 }
 END_TEST
 
+/*
+ * A far node with CPUs of its own (the module's far_nodes=, on a machine of
+ * two sockets): its pages go to the other node, not where they already are,
+ * which would count them as moved though nothing moved.
+ */
+START_TEST(a_far_node_with_cpus_promotes_to_another_node)
+{
+	struct exec_totals t;
+
+	executor_close(x);
+	cpu_nodes = 3;
+	ck_assert_int_eq(executor_open(&x), 0);
+	page_at(1 * PG, 1, 0);
+	add(7, 1 * PG, 3000);
+	ck_assert_int_eq(executor_run(x, 0, 0, 0, 0, 1.0, 1.0), 0);
+	executor_take(x, &t);
+	ck_assert_int_eq(pt[0].node, 0);
+	ck_assert_uint_eq(t.moved, 1);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("executor");
@@ -296,6 +319,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, absent_pages_and_gone_processes_fail);
 	tcase_add_test(tc, a_huge_page_counts_its_pages);
 	tcase_add_test(tc, whole_call_error_is_returned);
+	tcase_add_test(tc, a_far_node_with_cpus_promotes_to_another_node);
 	suite_add_tcase(s, tc);
 	return s;
 }
