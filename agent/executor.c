@@ -135,7 +135,7 @@ void executor_clear(struct executor *x)
 static int move_batch(struct executor *x, const struct promote_cand *c,
 		      size_t n)
 {
-	size_t i, want = 0;
+	size_t i, want = 0, keep = 0;
 	uint64_t asked = 0;	/* base pages */
 	long ret;
 	int err;
@@ -150,10 +150,32 @@ static int move_batch(struct executor *x, const struct promote_cand *c,
 		x->from[want] = i;
 		x->pages[want] = (void *)(uintptr_t)c[i].addr;
 		x->nodes[want] = to;
-		x->status[want] = -1;
-		asked += promote_pages(&c[i]);
 		want++;
 	}
+	if (!want)
+		return 0;
+	/*
+	 * A page that left the node it was seen on (moved by an earlier run,
+	 * sighted again in the same epoch) is left alone: at its target, the
+	 * move would report it moved again. Unread, all are moved as seen.
+	 */
+	if (numa_move_pages((int)c[0].pid, want, x->pages, NULL, x->status,
+			    0) < 0)
+		for (i = 0; i < want; i++)
+			x->status[i] = (int)c[x->from[i]].node;
+	for (i = 0; i < want; i++) {
+		/* an absent page (negative) is asked for, to fail and count */
+		if (x->status[i] >= 0 &&
+		    x->status[i] != (int)c[x->from[i]].node)
+			continue;
+		x->from[keep] = x->from[i];
+		x->pages[keep] = x->pages[i];
+		x->nodes[keep] = x->nodes[i];
+		x->status[keep] = -1;
+		asked += promote_pages(&c[x->from[i]]);
+		keep++;
+	}
+	want = keep;
 	if (!want)
 		return 0;
 	x->t.tried += asked;

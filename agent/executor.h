@@ -27,7 +27,9 @@ struct exec_totals {
 					 * huge page is one */
 	double rate_sum_hz;		/* their (huge) pages' access rates,
 					 * summed */
-	uint64_t tried, failed;		/* base pages asked for, not moved */
+	uint64_t tried, failed;		/* base pages asked for, not moved
+					 * (one no longer where it was seen
+					 * is neither) */
 	uint64_t over_budget;		/* candidates left for the rate cap */
 	uint64_t held;			/* candidates left for the free memory
 					 * floor */
