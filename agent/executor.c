@@ -18,6 +18,8 @@ struct executor {
 	size_t nq;
 	int nnodes;
 	int *near;			/* nearest CPU node of each node, or -1 */
+	bool *cpu;			/* each node: has CPUs and memory */
+	bool *far;			/* each node: far; then the next set */
 	uint64_t *room;			/* pages each node may take, this run */
 	struct promote_bucket bucket;
 	uint64_t page_bytes;
@@ -41,28 +43,20 @@ static bool has_cpus(int node)
 }
 
 /*
- * For each node, the other node with CPUs at the smallest distance from it:
- * a far node may have CPUs itself (the module's far_nodes=), and a page
- * "moved" to the node it is on would count as promoted though it stayed.
+ * For each node, the nearest node with CPUs that is neither it nor far: a
+ * far node may have CPUs itself (the module's far_nodes=), and a page
+ * "moved" where it is, or to another far node, would count as promoted
+ * though it stayed far.
  */
-static int map_near_nodes(struct executor *x)
+static void map_near_nodes(struct executor *x)
 {
-	bool *cpu_node;
-	int a, b, best, dist, bestd, found = 0;
+	int a, b, best, dist, bestd;
 
-	cpu_node = calloc(x->nnodes, sizeof(*cpu_node));
-	if (!cpu_node)
-		return -ENOMEM;
-	for (a = 0; a < x->nnodes; a++) {
-		cpu_node[a] = numa_bitmask_isbitset(numa_all_nodes_ptr, a) &&
-			      has_cpus(a);
-		found |= cpu_node[a];
-	}
 	for (a = 0; a < x->nnodes; a++) {
 		best = -1;
 		bestd = 0;
 		for (b = 0; b < x->nnodes; b++) {
-			if (!cpu_node[b] || b == a)
+			if (!x->cpu[b] || x->far[b] || b == a)
 				continue;
 			dist = numa_distance(a, b);
 			if (dist > 0 && (best < 0 || dist < bestd)) {
@@ -72,14 +66,12 @@ static int map_near_nodes(struct executor *x)
 		}
 		x->near[a] = best;
 	}
-	free(cpu_node);
-	return found ? 0 : -ENOENT;
 }
 
 int executor_open(struct executor **out)
 {
 	struct executor *x;
-	int ret;
+	int i, ret;
 
 	if (numa_available() < 0)
 		return -ENOSYS;
@@ -91,11 +83,21 @@ int executor_open(struct executor **out)
 	x->q = calloc(QUEUE_MAX, sizeof(*x->q));
 	x->near = calloc(x->nnodes, sizeof(*x->near));
 	x->room = calloc(x->nnodes, sizeof(*x->room));
-	ret = x->q && x->near && x->room ? map_near_nodes(x) : -ENOMEM;
+	x->cpu = calloc(x->nnodes, sizeof(*x->cpu));
+	x->far = calloc(2 * (size_t)x->nnodes, sizeof(*x->far));
+	ret = x->q && x->near && x->room && x->cpu && x->far ? -ENOENT :
+							       -ENOMEM;
+	for (i = 0; ret != -ENOMEM && i < x->nnodes; i++) {
+		x->cpu[i] = numa_bitmask_isbitset(numa_all_nodes_ptr, i) &&
+			    has_cpus(i);
+		if (x->cpu[i])
+			ret = 0;
+	}
 	if (ret) {
 		executor_close(x);
 		return ret;
 	}
+	map_near_nodes(x);
 	*out = x;
 	return 0;
 }
@@ -107,6 +109,8 @@ void executor_close(struct executor *x)
 	free(x->q);
 	free(x->near);
 	free(x->room);
+	free(x->cpu);
+	free(x->far);
 	free(x);
 }
 
@@ -125,6 +129,22 @@ void executor_add(struct executor *x, const struct promote_cand *c, size_t n)
 void executor_clear(struct executor *x)
 {
 	x->nq = 0;
+}
+
+void executor_set_far(struct executor *x, const uint32_t *far, size_t n)
+{
+	bool *now = x->far + x->nnodes;
+	size_t i;
+
+	memset(now, 0, x->nnodes * sizeof(*now));
+	for (i = 0; i < n; i++)
+		if (far[i] < (uint32_t)x->nnodes)
+			now[far[i]] = true;
+	/* the same set each epoch: nothing to redo */
+	if (!memcmp(now, x->far, x->nnodes * sizeof(*now)))
+		return;
+	memcpy(x->far, now, x->nnodes * sizeof(*now));
+	map_near_nodes(x);
 }
 
 /*

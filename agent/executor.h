@@ -8,7 +8,7 @@
  * never move the same page.
  *
  * Each page goes to the CPU node nearest (numa_distance) to the far node
- * it is on, other than that node. Which pages, and how many, is promote.h's choice.
+ * it is on, of those that are not far. Which pages, and how many, is promote.h's choice.
  */
 #ifndef INDIGO_EXECUTOR_H
 #define INDIGO_EXECUTOR_H
@@ -48,6 +48,12 @@ void executor_add(struct executor *x, const struct promote_cand *c, size_t n);
 
 /* Forgets the queued candidates (an arm that promotes nothing). */
 void executor_clear(struct executor *x);
+
+/*
+ * The module's far nodes (@far[0..n), each epoch's), which no page goes to:
+ * until told, a page goes anywhere but the node it is on.
+ */
+void executor_set_far(struct executor *x, const uint32_t *far, size_t n);
 
 /*
  * Moves the queued candidates that pass @rate_min_mhz and @burst_min_ms,

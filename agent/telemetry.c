@@ -397,6 +397,8 @@ void on_epoch(const struct modlink_epoch *m, void *arg)
 	measure_link(d);
 	link_now(d, &link);
 	to_ctx_epoch(m, &e);
+	if (d->ex)
+		executor_set_far(d->ex, e.far, e.nfar);
 	ret = ctx_read_mem(d->sysfs, e.far, e.nfar, &mem);
 	if (ret && !d->mem_warned) {
 		logmsg(LOG_WARNING, "%s/devices/system/node: %s; memory features are 0",

@@ -88,6 +88,8 @@ void signals_release(const sigset_t *old)
 /* The agent executor: what it moved since the last executor_take(). */
 static struct exec_totals moved;
 static int ex_open;
+static uint32_t far_told[4];	/* the far nodes executor_set_far() was told */
+static size_t nfar_told;
 
 int executor_open(struct executor **out)
 {
@@ -110,6 +112,14 @@ void executor_add(struct executor *x, const struct promote_cand *c, size_t n)
 void executor_clear(struct executor *x)
 {
 	(void)x;
+}
+
+void executor_set_far(struct executor *x, const uint32_t *far, size_t n)
+{
+	(void)x;
+	ck_assert_uint_le(n, 4);
+	memcpy(far_told, far, n * sizeof(*far));
+	nfar_told = n;
 }
 
 int executor_run(struct executor *x, uint32_t rate_min_mhz,
@@ -234,6 +244,7 @@ static void setup(void)
 	seq = 0;
 	mono_s = 100;
 	link_opens = link_closes = open_err = applied = 0;
+	nfar_told = 0;
 }
 
 static void teardown(void)
@@ -336,11 +347,16 @@ START_TEST(agent_to_kernel)
 }
 END_TEST
 
-/* The same executor kept across a reload: every epoch's reward counts. */
+/*
+ * The same executor kept across a reload: every epoch's reward counts.
+ * Each epoch tells it the far nodes, which it must not promote to.
+ */
 START_TEST(executor_kept)
 {
 	start(CONFIG_EXECUTOR_AGENT);
 	epoch();
+	ck_assert_uint_eq(nfar_told, 1);
+	ck_assert_uint_eq(far_told[0], 1);
 	epoch();
 	ck_assert_int_eq(executor_sync(&d), 0);
 	epoch();

@@ -24,6 +24,9 @@ static struct fake_page {
 static size_t npt;
 static unsigned int move_calls, query_calls;
 static unsigned int cpu_nodes = 1;	/* bit n: node n has CPUs */
+static int max_node = 1;
+/* distances between nodes 1 and 2 (0 is 20 from either) */
+static int dist_12 = 20;
 static int move_errno;	/* the move fails as a whole, after moving */
 
 static struct fake_page *lookup(const void *p)
@@ -46,12 +49,17 @@ static struct bitmask all_nodes;
 struct bitmask *numa_all_nodes_ptr = &all_nodes;
 
 int numa_available(void) { return 0; }
-int numa_max_node(void) { return 1; }
-int numa_distance(int a, int b) { return a == b ? 10 : 20; }
+int numa_max_node(void) { return max_node; }
+int numa_distance(int a, int b)
+{
+	if (a == b)
+		return 10;
+	return a + b == 3 ? dist_12 : 20;
+}
 int numa_bitmask_isbitset(const struct bitmask *b, unsigned int n)
 {
 	(void)b;
-	return n <= 1;
+	return n <= (unsigned int)max_node;
 }
 struct bitmask *numa_allocate_cpumask(void)
 {
@@ -153,6 +161,8 @@ static void setup(void)
 	move_calls = query_calls = 0;
 	move_errno = 0;
 	cpu_nodes = 1;
+	max_node = 1;
+	dist_12 = 20;
 	ck_assert_int_eq(executor_open(&x), 0);
 }
 
@@ -331,6 +341,44 @@ START_TEST(a_page_already_near_is_not_moved_again)
 }
 END_TEST
 
+/*
+ * Two far nodes with CPUs, closer to each other than to node 0: a page on
+ * one goes to node 0, not to the other far node, once the executor knows
+ * which nodes are far (the module's, each epoch).
+ */
+START_TEST(a_far_node_is_never_a_destination)
+{
+	static const uint32_t far[] = { 2, 1 };
+	struct exec_totals t;
+
+	executor_close(x);
+	cpu_nodes = 7;
+	max_node = 2;
+	dist_12 = 15;
+	ck_assert_int_eq(executor_open(&x), 0);
+	executor_set_far(x, far, 2);
+	page_at(1 * PG, 1, 0);
+	page_at(2 * PG, 2, 0);
+	add(7, 1 * PG, 3000);
+	add_pages(8, 2 * PG, 2000, 1);
+	x->q[1].node = 2;
+	ck_assert_int_eq(executor_run(x, 0, 0, 0, 0, 1.0, 1.0), 0);
+	executor_take(x, &t);
+	ck_assert_int_eq(pt[0].node, 0);
+	ck_assert_int_eq(pt[1].node, 0);
+	ck_assert_uint_eq(t.moved, 2);
+	/* no near node left: nowhere to go, a failure */
+	executor_set_far(x, (const uint32_t[]){ 0, 1, 2 }, 3);
+	page_at(3 * PG, 1, 0);
+	add(7, 3 * PG, 3000);
+	ck_assert_int_eq(executor_run(x, 0, 0, 0, 0, 1.0, 2.0), 0);
+	executor_take(x, &t);
+	ck_assert_uint_eq(t.moved, 0);
+	ck_assert_uint_eq(t.failed, 1);
+	ck_assert_int_eq(pt[2].node, 1);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("executor");
@@ -344,6 +392,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, whole_call_error_is_returned);
 	tcase_add_test(tc, a_far_node_with_cpus_promotes_to_another_node);
 	tcase_add_test(tc, a_page_already_near_is_not_moved_again);
+	tcase_add_test(tc, a_far_node_is_never_a_destination);
 	suite_add_tcase(s, tc);
 	return s;
 }
