@@ -119,10 +119,24 @@ static int shift_files(struct dlog *l)
 
 static int rotate(struct dlog *l)
 {
-	int ret = shift_files(l);
+	struct stat ours, there;
+	int ret;
 
-	if (ret)
-		return ret;
+	if (fstat(l->fd, &ours))
+		return -errno;
+	/*
+	 * Deleted or moved away by someone else (an operator, logrotate):
+	 * nothing of ours is at the path to shift, and renaming it would
+	 * fail (ENOENT) on every append from now on. Start a new file.
+	 */
+	if (stat(l->path, &there)) {
+		if (errno != ENOENT)
+			return -errno;
+	} else if (there.st_dev == ours.st_dev && there.st_ino == ours.st_ino) {
+		ret = shift_files(l);
+		if (ret)
+			return ret;
+	}
 	/* the old file is renamed: whatever is still open there is done */
 	close(l->fd);
 	return open_log(l);

@@ -20,8 +20,10 @@
  *
  * Rotation by size: before an append that would take the file past
  * max_bytes, FILE.(keep-1) becomes FILE.keep, ..., FILE becomes FILE.1, and
- * a new FILE is started; the oldest falls off. A record is never split, so
- * a file exceeds max_bytes only if one record alone does.
+ * a new FILE is started; the oldest falls off. A FILE deleted or moved
+ * away by someone else is not shifted: a new one is started at the path.
+ * A record is never split, so a file exceeds max_bytes only if one record
+ * alone does.
  *
  * All functions return 0 (or a count) or a negative errno; none prints.
  */

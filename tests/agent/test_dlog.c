@@ -444,6 +444,47 @@ START_TEST(rotation_failure_recovers)
 END_TEST
 
 /*
+ * A log deleted or moved away by someone else (an operator, logrotate):
+ * when it is full the agent starts a new one at its path, rather than
+ * failing every append from then on trying to rename what is not there.
+ */
+START_TEST(rotation_after_log_removed)
+{
+	struct dlog_rec r = mkrec(1);
+	struct tdir t;
+	struct dlog *l;
+	char p[320];
+	long long L;
+	int i;
+
+	tdir_make(&t);
+	L = line_len(&t);
+	ck_assert_int_eq(dlog_open(&l, t.log, 2 * L, 3), 0);
+	ck_assert_int_eq(dlog_append(l, &r), 0);
+	ck_assert_int_eq(unlink(t.log), 0);
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(dlog_append(l, &r), 0);
+	ck_assert_int_eq(fsize(t.log), 2 * L);
+	ck_assert_int_eq(rot_size(&t, 1), -1);
+	ck_assert_int_eq(dlog_close(l), 0);
+	ck_assert_int_eq(unlink(t.log), 0);
+
+	/* moved away: the file at the path now is another's, left as it is */
+	ck_assert_int_eq(dlog_open(&l, t.log, 2 * L, 3), 0);
+	ck_assert_int_eq(dlog_append(l, &r), 0);
+	snprintf(p, sizeof(p), "%s.moved", t.log);
+	ck_assert_int_eq(rename(t.log, p), 0);
+	ck_assert_int_eq(dlog_append(l, &r), 0);
+	ck_assert_int_eq(dlog_append(l, &r), 0);
+	ck_assert_int_eq(fsize(p), 2 * L);
+	ck_assert_int_eq(fsize(t.log), L);
+	ck_assert_int_eq(rot_size(&t, 1), -1);
+	ck_assert_int_eq(dlog_close(l), 0);
+	tdir_remove(&t);
+}
+END_TEST
+
+/*
  * A write cut short (here by the file size limit, on a host by a full
  * disk) fails, and the next record, once there is room, reads back: it is
  * not appended to the part of a line the failed write left.
@@ -659,6 +700,7 @@ static Suite *dlog_suite(void)
 	tcase_add_test(tc, rotation_keep_zero_and_off);
 	tcase_add_test(tc, reopen_and_oversized);
 	tcase_add_test(tc, rotation_failure_recovers);
+	tcase_add_test(tc, rotation_after_log_removed);
 	tcase_add_test(tc, cut_write_spares_next);
 	tcase_add_test(tc, opened_after_cut);
 	tcase_add_test(tc, malformed_counted);
