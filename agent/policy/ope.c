@@ -230,22 +230,21 @@ int ope_fit_action_means(const struct ope_sample *s, size_t n,
 	for (i = 0; i < n; i++)
 		if (!sample_ok(&s[i]) || s[i].action >= nactions)
 			return -EINVAL;
-	/* a pass per action: no allocation, and nactions is small */
+	for (i = 0; i < n; i++)
+		all += (s[i].reward - all) / (double)(i + 1);
+	/*
+	 * A pass per action: no allocation, and nactions is small. Not a NaN
+	 * for "never logged": a mean that overflowed is NaN too, and would
+	 * pass for the overall mean.
+	 */
 	for (a = 0; a < nactions; a++) {
 		struct moments m = { 0 };
 
 		for (i = 0; i < n; i++)
 			if (s[i].action == a)
 				moments_add(&m, s[i].reward);
-		mean[a] = m.mean;
-		if (!m.n)
-			mean[a] = NAN;	/* filled in below */
+		mean[a] = m.n ? m.mean : all;
 	}
-	for (i = 0; i < n; i++)
-		all += (s[i].reward - all) / (double)(i + 1);
-	for (a = 0; a < nactions; a++)
-		if (isnan(mean[a]))
-			mean[a] = all;
 	/* rewards near DBL_MAX of both signs overflow the running means */
 	for (a = 0; a < nactions; a++)
 		if (!isfinite(mean[a]))

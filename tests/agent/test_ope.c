@@ -6,6 +6,7 @@
  */
 #include "check_main.h"
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -426,6 +427,27 @@ START_TEST(overflow)
 }
 END_TEST
 
+/*
+ * One action's running mean overflows (to NaN) while the overall one,
+ * diluted by another action's zeros, stays finite: still -ERANGE, not
+ * the overall mean passed off as that action's.
+ */
+START_TEST(action_mean_overflow_not_unlogged)
+{
+	const double big = 0.6 * DBL_MAX;
+	const struct ope_sample s[] = {
+		{ .action = 0, .propensity = 1, .reward = -big },
+		{ .action = 1, .propensity = 1, .reward = 0 },
+		{ .action = 0, .propensity = 1, .reward = big },
+		{ .action = 1, .propensity = 1, .reward = 0 },
+		{ .action = 0, .propensity = 1, .reward = -big },
+	};
+	double mean[3] = { 42, 42, 42 };
+
+	ck_assert_int_eq(ope_fit_action_means(s, 5, 3, mean), -ERANGE);
+}
+END_TEST
+
 /* The target never takes a logged action: SNIPS has nothing to go on. */
 static double pi_two(void *user, const double *x, size_t d, unsigned int a)
 {
@@ -473,6 +495,7 @@ static Suite *ope_suite(void)
 	tcase_add_test(tc, invalid_input);
 	tcase_add_test(tc, no_overlap);
 	tcase_add_test(tc, overflow);
+	tcase_add_test(tc, action_mean_overflow_not_unlogged);
 	suite_add_tcase(s, tc);
 	return s;
 }
