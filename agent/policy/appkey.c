@@ -47,9 +47,20 @@ int appkey_from_cgroup(const char *text, char *out, size_t outlen)
 
 int appkey_from_comm(const char *text, char *out, size_t outlen)
 {
+	size_t len;
+
 	if (!text || !out || !outlen)
 		return -EINVAL;
-	return copy_key(text, strcspn(text, "\n"), out, outlen);
+	/*
+	 * The kernel ends the name with one newline. prctl(PR_SET_NAME) lets
+	 * a process put one inside it too: cut there, "redis\nx" would be
+	 * taken for redis and share its model; it is refused as any other
+	 * control character is.
+	 */
+	len = strlen(text);
+	if (len && text[len - 1] == '\n')
+		len--;
+	return copy_key(text, len, out, outlen);
 }
 
 int appkey_from_file(const char *path, bool cgroup, char *out, size_t outlen)

@@ -26,7 +26,10 @@
  */
 int appkey_from_cgroup(const char *text, char *out, size_t outlen);
 
-/* The key from /proc/PID/comm text: the name without its newline. */
+/*
+ * The key from /proc/PID/comm text: the name without its newline. -EINVAL
+ * for an empty name or one with a control character (a newline inside).
+ */
 int appkey_from_comm(const char *text, char *out, size_t outlen);
 
 /*

@@ -46,6 +46,11 @@ START_TEST(comm_keys)
 	ck_assert_int_eq(appkey_from_comm("redis-server\n", k, sizeof(k)), 0);
 	ck_assert_str_eq(k, "redis-server");
 	ck_assert_int_eq(appkey_from_comm("\n", k, sizeof(k)), -EINVAL);
+	/* a newline inside the name (prctl allows it) is no other's key */
+	ck_assert_int_eq(appkey_from_comm("redis\nx\n", k, sizeof(k)), -EINVAL);
+	ck_assert_int_eq(appkey_from_comm("redis\n\n", k, sizeof(k)), -EINVAL);
+	ck_assert_int_eq(appkey_from_comm("redis", k, sizeof(k)), 0);
+	ck_assert_str_eq(k, "redis");
 }
 END_TEST
 
