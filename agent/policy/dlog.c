@@ -42,8 +42,13 @@ static int open_log(struct dlog *l)
 	struct stat st;
 	char last;
 
-	/* read too: the last byte tells whether the file ends a line */
-	l->fd = open(l->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+	/*
+	 * read too: the last byte tells whether the file ends a line.
+	 * O_NONBLOCK: a FIFO there that no one drains must fail appends
+	 * (EAGAIN), not hang the agent; files and /dev/null ignore it.
+	 */
+	l->fd = open(l->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC |
+		     O_NONBLOCK, 0640);
 	if (l->fd < 0)
 		return -errno;
 	/* a crash, or a full disk before a restart, may have cut it short */

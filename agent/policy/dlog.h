@@ -56,7 +56,9 @@ struct dlog;
 /*
  * Opens (creating, mode 0640) or appends to the log at @path. @max_bytes:
  * rotation size, 0 for none; @keep: rotated files kept, at most
- * DLOG_KEEP_MAX (0: the log is just started afresh when full).
+ * DLOG_KEEP_MAX (0: the log is just started afresh when full). A FIFO at
+ * @path is written without blocking: appends fail (-EAGAIN) while it is
+ * full.
  */
 int dlog_open(struct dlog **out, const char *path, uint64_t max_bytes,
 	      unsigned int keep);

@@ -485,6 +485,30 @@ START_TEST(rotation_after_log_removed)
 END_TEST
 
 /*
+ * A FIFO at the log's path (a reader meant to tail it, or planted) that no
+ * one drains: appends fail once its buffer is full, they do not block the
+ * agent's epoch loop for good.
+ */
+START_TEST(fifo_does_not_block)
+{
+	struct dlog_rec r = mkrec(1);
+	struct tdir t;
+	struct dlog *l;
+	int i, ret = 0;
+
+	tdir_make(&t);
+	ck_assert_int_eq(mkfifo(t.log, 0600), 0);
+	ck_assert_int_eq(dlog_open(&l, t.log, 0, 3), 0);
+	/* some 250 KB: more than a pipe's 64 KiB */
+	for (i = 0; i < 2000 && !ret; i++)
+		ret = dlog_append(l, &r);
+	ck_assert_int_eq(ret, -EAGAIN);
+	ck_assert_int_eq(dlog_close(l), 0);
+	tdir_remove(&t);
+}
+END_TEST
+
+/*
  * A write cut short (here by the file size limit, on a host by a full
  * disk) fails, and the next record, once there is room, reads back: it is
  * not appended to the part of a line the failed write left.
@@ -701,6 +725,7 @@ static Suite *dlog_suite(void)
 	tcase_add_test(tc, reopen_and_oversized);
 	tcase_add_test(tc, rotation_failure_recovers);
 	tcase_add_test(tc, rotation_after_log_removed);
+	tcase_add_test(tc, fifo_does_not_block);
 	tcase_add_test(tc, cut_write_spares_next);
 	tcase_add_test(tc, opened_after_cut);
 	tcase_add_test(tc, malformed_counted);
