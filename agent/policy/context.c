@@ -110,10 +110,15 @@ int ctx_parse_meminfo(const char *text, uint64_t *total_kib,
 	return 0;
 }
 
+/*
+ * O_NONBLOCK: a FIFO as a counter file, its writer gone or not there yet,
+ * must read as empty (or EAGAIN), not hang the agent in open() or read();
+ * regular and sysfs files ignore it.
+ */
 static int read_small(const char *path, char *buf, size_t len)
 {
 	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	if (fd < 0)
 		return -errno;

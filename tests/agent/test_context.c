@@ -353,6 +353,26 @@ START_TEST(counter_source)
 }
 END_TEST
 
+/*
+ * A FIFO as counter_path or progress_path (meant to be fed by the
+ * application) with no writer: an unreadable counter, not an agent hung
+ * in open() every epoch.
+ */
+START_TEST(counter_fifo_does_not_block)
+{
+	char dir[] = "/tmp/indigo-counter-XXXXXX", path[64];
+	uint64_t v = 7;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(ctx_read_counter(path, &v), -EINVAL);
+	ck_assert_uint_eq(v, 7);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 /* /proc/vmstat's demotion counters, summed: 6.12's four here */
 START_TEST(vmstat_demoted)
 {
@@ -416,6 +436,7 @@ static Suite *context_suite(void)
 	tcase_add_test(tc, many_far_nodes);
 	tcase_add_test(tc, build_values);
 	tcase_add_test(tc, counter_source);
+	tcase_add_test(tc, counter_fifo_does_not_block);
 	tcase_add_test(tc, vmstat_demoted);
 	suite_add_tcase(s, tc);
 	return s;
