@@ -11,6 +11,7 @@
  */
 #include "check_main.h"
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,8 +183,9 @@ static bool view_ok(const struct sim_view *v)
 	       r->local_hits + r->far_accesses <= UINT64_MAX / 2;
 }
 
-static bool audit_fault(struct sim_policy *pol, const struct sim_view *v,
-			const struct sim_fault *f)
+static enum sim_verdict audit_fault(struct sim_policy *pol,
+				    const struct sim_view *v,
+				    const struct sim_fault *f)
 {
 	struct audit *a = pol->st;
 
@@ -349,12 +351,13 @@ START_TEST(fill_keeps_a_subset)
 }
 END_TEST
 
-static bool always_fault(struct sim_policy *pol, const struct sim_view *v,
-			 const struct sim_fault *f)
+static enum sim_verdict always_fault(struct sim_policy *pol,
+				     const struct sim_view *v,
+				     const struct sim_fault *f)
 {
 	(void)pol;
 	(void)v;
-	return f->far;
+	return f->far ? SIM_PROMOTE : SIM_STAY;
 }
 
 static int always_epoch(struct sim_policy *pol, const struct sim_view *v,
@@ -436,8 +439,9 @@ struct fault_log {
 	unsigned int n;
 };
 
-static bool log_fault(struct sim_policy *pol, const struct sim_view *v,
-		      const struct sim_fault *f)
+static enum sim_verdict log_fault(struct sim_policy *pol,
+				  const struct sim_view *v,
+				  const struct sim_fault *f)
 {
 	struct fault_log *l = pol->st;
 
@@ -446,7 +450,7 @@ static bool log_fault(struct sim_policy *pol, const struct sim_view *v,
 		l->page[l->n] = f->page;
 		l->mark[l->n++] = f->mark_ns;
 	}
-	return f->far;
+	return f->far ? SIM_PROMOTE : SIM_STAY;
 }
 
 static const struct sim_policy_ops log_ops = {
@@ -989,7 +993,7 @@ static uint64_t burst_passes(int kind, unsigned int threads)
 		struct sim_fault f = { .page = pg, .far = true, .now_ns = 2e6,
 				       .mark_ns = 1.5e6 };
 
-		n += pol.ops->fault(&pol, &v, &f);
+		n += pol.ops->fault(&pol, &v, &f) != SIM_STAY;
 	}
 	ck_assert_int_eq(pol_finish(&pol, NULL, 0), 0);
 	return n;
@@ -1017,6 +1021,44 @@ START_TEST(rate_limits_count_every_thread)
 			      (unsigned long long)many);
 		ck_assert_uint_gt(many * 16, one / 2);
 	}
+}
+END_TEST
+
+/*
+ * Who waits for a promotion. Tiering mode (TPP) and INDIGO's gate migrate
+ * on the hinting fault: the faulting access waits k_ns and the page's
+ * transfer, once. MEMTIS migrates from its kmigrated thread, and Colloid
+ * (on MEMTIS here) with it: the link carries the page and the application
+ * waits for none of it, as for kswapd's demotions. On a link too wide to
+ * load, a far access costs far_ns and a transfer nothing, so the stall
+ * is the accesses' own cost plus k_ns per promotion made on a fault.
+ */
+START_TEST(who_waits_for_promotions)
+{
+	static const int kinds[] = { POL_TPP, POL_FIXED, POL_MEMTIS, POL_COLLOID };
+	struct sim_params p = small_params(0.25, 0);
+	struct trace t;
+	unsigned int i;
+
+	p.link.gbps = 1e9;
+	ck_assert_int_eq(gen_trace(&t, GEN_GUPS, T_PAGES, T_RECS, 5), 0);
+	for (i = 0; i < 4; i++) {
+		struct pol_cfg c = { .kind = kinds[i], .arm = 0, .warmup = 5 };
+		bool on_fault = kinds[i] == POL_TPP || kinds[i] == POL_FIXED;
+		struct sim_result r;
+		double want;
+
+		run_audited(&t, &p, &c, &r);
+		ck_assert_uint_gt(r.promotions, 10);
+		want = (double)r.local_hits * p.link.local_ns +
+		       (double)r.far_accesses * p.link.far_ns +
+		       (on_fault ? (double)r.promotions * p.k_ns : 0);
+		ck_assert_msg(fabs(r.stall_ns - want) < 1.0,
+			      "%s: stall %.1f ns, %.1f expected (%llu promotions)",
+			      pol_name(kinds[i]), r.stall_ns, want,
+			      (unsigned long long)r.promotions);
+	}
+	trace_free(&t);
 }
 END_TEST
 
@@ -1060,6 +1102,7 @@ static Suite *suite(void)
 	ADD(s, table_warm_error_says_why);
 	ADD_LOOP(s, epoch_whole_ms, POL_COUNT - POL_HEURISTIC);
 	ADD(s, rate_limits_count_every_thread);
+	ADD(s, who_waits_for_promotions);
 	return s;
 }
 

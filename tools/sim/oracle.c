@@ -14,8 +14,9 @@
  * stall(P) >= stall(oracle).
  *  1. In the simulator an access costs local_ns when its page is local and
  *     at least the idle far_ns otherwise (link_far_ns() >= far_ns at any
- *     load); promotions only add (k_ns, transfer). With N accesses, m_P of
- *     which found their page far, L = local_ns, F = far_ns > L:
+ *     load); promotions add k_ns and a transfer on the fault path, nothing
+ *     in the background. With N accesses, m_P of which found their page
+ *     far, L = local_ns, F = far_ns > L:
  *	stall(P) >= L (N - m_P) + F m_P = L N + (F - L) m_P.
  *  2. Under P the local set holds at most C pages (kswapd keeps even fewer),
  *     starts empty and gains a page only on an access to that page while it

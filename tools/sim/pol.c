@@ -44,13 +44,14 @@ void pol_grid(struct act_grid *g)
 	actions_grid_init(g, burst, 4, rate, 4);
 }
 
-static bool none_fault(struct sim_policy *pol, const struct sim_view *v,
-		       const struct sim_fault *f)
+static enum sim_verdict none_fault(struct sim_policy *pol,
+				   const struct sim_view *v,
+				   const struct sim_fault *f)
 {
 	(void)pol;
 	(void)v;
 	(void)f;
-	return false;
+	return SIM_STAY;
 }
 
 static int none_epoch(struct sim_policy *pol, const struct sim_view *v,

@@ -74,8 +74,10 @@ static uint64_t u64_ns(double ns)
 	return ns > 0 ? (uint64_t)ns : 0;
 }
 
-static bool indigo_fault(struct sim_policy *pol, const struct sim_view *v,
-			 const struct sim_fault *f)
+/* the kernel's own migration, on the fault path, when the gate allows it */
+static enum sim_verdict indigo_fault(struct sim_policy *pol,
+				     const struct sim_view *v,
+				     const struct sim_fault *f)
 {
 	struct indigo_sim *s = pol->st;
 	uint64_t now = u64_ns(f->now_ns);
@@ -85,7 +87,7 @@ static bool indigo_fault(struct sim_policy *pol, const struct sim_view *v,
 	bool seen;
 
 	if (!f->far)
-		return false;
+		return SIM_STAY;
 	/* a trace's page is one page throughout: one tag */
 	pg = indigo_table_get(&s->table, f->page, 0, &evicted);
 	seen = indigo_page_fault(pg, &s->ip, now, u64_ns(f->mark_ns));
@@ -107,9 +109,9 @@ static bool indigo_fault(struct sim_policy *pol, const struct sim_view *v,
 	reason = indigo_gate(&s->ip, &in, &s->bucket, now);
 	s->reason[reason]++;
 	if (!indigo_allows(reason))
-		return false;
+		return SIM_STAY;
 	s->allowed++;
-	return true;
+	return SIM_PROMOTE;
 }
 
 /* The module's policy from the agent's (indigod's apply_policy). */

@@ -10,6 +10,9 @@
  * that bin. Counts are halved every MEMTIS_COOL_EPOCHS epochs (MEMTIS
  * cools after a fixed number of samples) so that the threshold follows
  * phase changes. The histogram is the module's (indigo_hist, core.c).
+ * MEMTIS migrates from a kernel thread of its own (kmigraterd), off the
+ * application's path: its promotions load the link, as kswapd's
+ * demotions do, but no access waits for them.
  *
  * Colloid (SOSP'24) balances the *loaded* latencies of the tiers instead of
  * packing local memory: on top of a base system's hotness (MEMTIS's here)
@@ -17,7 +20,8 @@
  * one, at most COLLOID_SHARE of local memory per epoch scaled by the
  * relative gap (far - local) / far. In this host local DRAM is never
  * congested, so the gap never closes: Colloid differs from MEMTIS by how
- * fast it moves pages, which it speeds up as the link gets busier.
+ * fast it moves pages, which it speeds up as the link gets busier. It
+ * moves them with its base system's migration, kmigraterd's here.
  */
 #include "pol.h"
 
@@ -43,8 +47,10 @@ static unsigned int fls32(uint32_t v)
 	return v ? 32 - __builtin_clz(v) : 0;
 }
 
-static bool memtis_fault(struct sim_policy *pol, const struct sim_view *v,
-			 const struct sim_fault *f)
+/* promotions by kmigraterd, in the background: see the top of the file */
+static enum sim_verdict memtis_fault(struct sim_policy *pol,
+				     const struct sim_view *v,
+				     const struct sim_fault *f)
 {
 	struct memtis *s = pol->st;
 	uint16_t *c = &s->count[f->page];
@@ -53,13 +59,13 @@ static bool memtis_fault(struct sim_policy *pol, const struct sim_view *v,
 	if (*c < UINT16_MAX)
 		(*c)++;
 	if (!f->far || fls32(*c) < s->thr_bin)
-		return false;
+		return SIM_STAY;
 	if (!s->colloid)
-		return true;
+		return SIM_PROMOTE_BG;
 	if (!s->quota)
-		return false;
+		return SIM_STAY;
 	s->quota--;
-	return true;
+	return SIM_PROMOTE_BG;
 }
 
 /* the lowest bin whose pages and all hotter ones fit @room pages */

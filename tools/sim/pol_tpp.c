@@ -80,22 +80,24 @@ static bool rate_limited(struct tpp *s, double now)
 	       s->rate_limit * s->rl_window / 1e9;
 }
 
-static bool tpp_fault(struct sim_policy *pol, const struct sim_view *v,
-		      const struct sim_fault *f)
+/* promotions on the fault path: migrate_misplaced_*() from do_numa_page() */
+static enum sim_verdict tpp_fault(struct sim_policy *pol,
+				  const struct sim_view *v,
+				  const struct sim_fault *f)
 {
 	struct tpp *s = pol->st;
 	uint32_t free_pages = v->local_pages - v->local_used;
 
 	if (!f->far)
-		return false;
+		return SIM_STAY;
 	if (free_pages > 2 * v->kswapd_low + v->local_pages / 16) {
 		s->th = 0;
-		return true;
+		return SIM_PROMOTE;
 	}
 	adjust_threshold(s, f->now_ns);
 	if (f->now_ns - f->mark_ns >= (s->th > 0 ? s->th : s->def_th))
-		return false;
-	return !rate_limited(s, f->now_ns);
+		return SIM_STAY;
+	return rate_limited(s, f->now_ns) ? SIM_STAY : SIM_PROMOTE;
 }
 
 static int tpp_epoch(struct sim_policy *pol, const struct sim_view *v,

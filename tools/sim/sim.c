@@ -191,7 +191,7 @@ static void clock_insert(struct host *h, uint32_t pg)
 	h->pv[at] = pg;
 }
 
-/* Moves @pg local at @now; returns the faulting access's extra stall. */
+/* Moves @pg local at @now; returns what a migration on the fault costs it. */
 static double promote(struct host *h, uint32_t pg, double now)
 {
 	uint32_t c = h->v.local_pages, high = 2 * h->v.kswapd_low;
@@ -258,15 +258,20 @@ static int run_once(struct host *h, const struct trace *t,
 				pol->ops->fault(pol, &h->v, &f);
 			}
 		} else {
+			enum sim_verdict verdict = SIM_STAY;
+
 			cost = h->link.far_now;
 			traffic(h, LINK_LINE_BYTES);
 			h->r.far_accesses++;
 			if (faulted) {
 				f.far = true;
 				h->r.far_faults++;
-				if (pol->ops->fault(pol, &h->v, &f))
-					cost += promote(h, pg, *now);
+				verdict = pol->ops->fault(pol, &h->v, &f);
 			}
+			if (verdict == SIM_PROMOTE)
+				cost += promote(h, pg, *now);
+			else if (verdict == SIM_PROMOTE_BG)
+				promote(h, pg, *now);
 		}
 		*now += cost;
 		h->r.stall_ns += cost;

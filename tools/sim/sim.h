@@ -13,9 +13,11 @@
  *
  * Time: each record first advances the clock by its instructions *
  * ns_per_insn, then by its memory access: local_ns if the page is local,
- * else the link's current far latency (link.h). A promotion stalls the
- * faulting access further by k_ns plus the page's transfer at the link's
- * available bandwidth. Stall time is the sum of these memory costs.
+ * else the link's current far latency (link.h). A promotion made on the
+ * fault path stalls the faulting access further by k_ns plus the page's
+ * transfer at the link's available bandwidth; one made by a background
+ * thread costs link bandwidth only, as a demotion does. Stall time is the
+ * sum of these memory costs.
  *
  * Hinting faults as Linux delivers them: the scanner marks `scan_pages`
  * pages every `scan_period_ns`, walking the address space round robin (so
@@ -102,10 +104,22 @@ struct sim_fault {
 
 struct sim_policy;
 
+/* What a policy makes of a fault; only a far page can be promoted. */
+enum sim_verdict {
+	SIM_STAY,
+	/* migrated on the fault path (tiering mode): the access waits */
+	SIM_PROMOTE,
+	/*
+	 * migrated by a background thread (MEMTIS's kmigraterd): the link
+	 * carries the page, the application waits for none of it
+	 */
+	SIM_PROMOTE_BG,
+};
+
 struct sim_policy_ops {
-	/* true: promote the faulting (far) page */
-	bool (*fault)(struct sim_policy *pol, const struct sim_view *v,
-		      const struct sim_fault *f);
+	enum sim_verdict (*fault)(struct sim_policy *pol,
+				  const struct sim_view *v,
+				  const struct sim_fault *f);
 	/* every epoch_ns; 0 or a negative errno, which stops the run */
 	int (*epoch)(struct sim_policy *pol, const struct sim_view *v,
 		     double now_ns);
