@@ -85,6 +85,16 @@ for o in "-E 1e-300" "-g 1e19" "-k 1e300" "-S 1e305" "-E 1e305"; do
 	rc=0; timeout 10 "$sim" run "$dir/p.trace" -P tpp $o 2>/dev/null || rc=$?
 	test "$rc" -ne 0 && test "$rc" -ne 124 || fail "$o: exit $rc"
 done
+# the scan marks 256 MiB a period, as Linux's numa_balancing_scan_size_mb:
+# 128 pages of 2 MiB, not 65536 of them. 1,024 pages swept for about 36 ms:
+# with 4 KiB pages each faults on the scans at 0, 10, 20 and 30 ms; with
+# 2 MiB pages those scans mark one eighth of them each
+"$sim" gen stream "$dir/s.trace" -p 1024 -n 40000 -s 3
+faults() { "$sim" run "$dir/s.trace" -P none -g "$1" | sed -n 's/.*, faults \([0-9]*\) .*/\1/p'; }
+f4=$(faults 4096)
+f2=$(faults 2097152)
+test "$f4" -gt 3000 && test $((f2 * 6)) -lt "$f4" ||
+	fail "scan of 2 MiB pages: $f2 faults, $f4 with 4 KiB pages"
 # a trace without records: nothing to compare
 printf 'INDIGOTR\1\0\0\0\12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' >"$dir/e.trace"
 if "$sim" run "$dir/e.trace" -P none 2>/dev/null; then fail "empty trace accepted"; fi

@@ -167,6 +167,8 @@ static int parse(int argc, char **argv, const char *opts, struct args *a)
 			return ret;
 		}
 	}
+	/* the scan's step is bytes of address space: -g changes its pages */
+	a->p.scan_pages = sim_scan_pages(a->p.page_bytes);
 	return sim_params_check(&a->p);
 }
 

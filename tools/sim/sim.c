@@ -18,7 +18,7 @@ void sim_params_default(struct sim_params *p)
 	p->k_ns = 2000.0;		/* as indigod's cost model */
 	p->ns_per_insn = 0.3;
 	p->scan_period_ns = 1000e6 / SIM_TIME_SCALE;
-	p->scan_pages = 65536;		/* Linux's 256 MiB scan step */
+	p->scan_pages = sim_scan_pages(p->page_bytes);
 	p->epoch_ns = 2000e6 / SIM_TIME_SCALE;
 	p->kswapd_frac = 1.0 / 32;
 	p->repeat = 1;
@@ -51,6 +51,15 @@ int sim_params_check(const struct sim_params *p)
 	    p->threads > SIM_MAX_THREADS)
 		return -EINVAL;
 	return 0;
+}
+
+uint32_t sim_scan_pages(double page_bytes)
+{
+	double n = floor(256.0 * 1048576 / page_bytes);
+
+	if (!(n >= 1))
+		return 1;
+	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
 
 uint32_t sim_local_pages(const struct sim_params *p, uint32_t npages)

@@ -140,6 +140,13 @@ struct sim_policy {
 int sim_run(const struct trace *t, const struct sim_params *p,
 	    struct sim_policy *pol, struct sim_result *r);
 
+/*
+ * Pages of @page_bytes the scanner marks a period: Linux's scan step is
+ * 256 MiB of address space (numa_balancing_scan_size_mb), whatever the
+ * page size. At least 1.
+ */
+uint32_t sim_scan_pages(double page_bytes);
+
 /* local_pages for @p and @npages: at least 1, at most npages. */
 uint32_t sim_local_pages(const struct sim_params *p, uint32_t npages);
 /* kswapd's low watermark, pages: at least 1. */
