@@ -1062,6 +1062,37 @@ START_TEST(who_waits_for_promotions)
 }
 END_TEST
 
+/*
+ * Colloid promotes up to its share of local memory in every epoch, the
+ * first one included: the link's latency is known from the start (idle,
+ * or the contender's load). 2,000 first touches of distinct pages within
+ * the first 20 ms epoch, on 500 free local pages: MEMTIS promotes all it
+ * can keep, Colloid its first epoch's quota, 1/8 of 500 scaled by the
+ * gap, (1350 - 100) / 1350 under 50 % contention: 57.
+ */
+START_TEST(colloid_first_epoch)
+{
+	struct sim_params p;
+	struct pol_cfg c = { .kind = POL_COLLOID };
+	struct sim_result r;
+	struct trace t;
+	uint64_t i;
+
+	sim_params_default(&p);
+	p.link.contention = 0.5;
+	ck_assert_int_eq(trace_alloc(&t, 2000, 2000), 0);
+	for (i = 0; i < t.n; i++) {
+		t.r[i].page = (uint32_t)i;
+		t.r[i].insns = 1;
+	}
+	ck_assert_uint_eq(sim_local_pages(&p, t.npages), 500);
+	run_audited(&t, &p, &c, &r);
+	ck_assert_uint_eq(r.epochs, 0);
+	ck_assert_uint_eq(r.promotions, 57);
+	trace_free(&t);
+}
+END_TEST
+
 /* one case per test, so that CK_RUN_CASE can pick one */
 static void add(Suite *s, const char *name, const TTest *t, int lo, int hi)
 {
@@ -1103,6 +1134,7 @@ static Suite *suite(void)
 	ADD_LOOP(s, epoch_whole_ms, POL_COUNT - POL_HEURISTIC);
 	ADD(s, rate_limits_count_every_thread);
 	ADD(s, who_waits_for_promotions);
+	ADD(s, colloid_first_epoch);
 	return s;
 }
 

@@ -68,6 +68,13 @@ static enum sim_verdict memtis_fault(struct sim_policy *pol,
 	return SIM_PROMOTE_BG;
 }
 
+/* Colloid's promotions for an epoch whose far latency is @far */
+static uint64_t colloid_quota(uint32_t local_pages, double far, double local)
+{
+	return far > local ?
+	       (uint64_t)(COLLOID_SHARE * local_pages * (far - local) / far) : 0;
+}
+
 /* the lowest bin whose pages and all hotter ones fit @room pages */
 static unsigned int threshold(const struct indigo_hist *h, uint64_t room)
 {
@@ -99,12 +106,9 @@ static int memtis_epoch(struct sim_policy *pol, const struct sim_view *v,
 			indigo_hist_add(&h, s->count[i]);
 	}
 	s->thr_bin = threshold(&h, room);
-	if (s->colloid) {
-		double far = v->link->far_now, local = v->p->link.local_ns;
-
-		s->quota = far > local ?
-			(uint64_t)(COLLOID_SHARE * v->local_pages * (far - local) / far) : 0;
-	}
+	if (s->colloid)
+		s->quota = colloid_quota(v->local_pages, v->link->far_now,
+					 v->p->link.local_ns);
 	return 0;
 }
 
@@ -127,7 +131,6 @@ int pol_memtis_create(struct sim_policy *pol, const struct sim_params *p,
 {
 	struct memtis *s = calloc(1, sizeof(*s));
 
-	(void)p;
 	if (!s)
 		return -ENOMEM;
 	s->count = calloc(npages, sizeof(*s->count));
@@ -138,7 +141,14 @@ int pol_memtis_create(struct sim_policy *pol, const struct sim_params *p,
 	s->npages = npages;
 	s->colloid = colloid;
 	s->thr_bin = 1;		/* until the first epoch: any sampled page */
-	s->quota = colloid ? 0 : UINT64_MAX;
+	/*
+	 * the first epoch's share too, at the latency the link starts with
+	 * (link_init()): with none, Colloid sat out the first epoch, in which
+	 * local memory is empty and promotions pay off most
+	 */
+	s->quota = colloid ? colloid_quota(sim_local_pages(p, npages),
+					   link_far_ns(&p->link, p->link.contention),
+					   p->link.local_ns) : UINT64_MAX;
 	pol->ops = &memtis_ops;
 	pol->st = s;
 	return 0;
