@@ -23,15 +23,15 @@ static int hotter(const void *pa, const void *pb)
 	return 0;
 }
 
-/* Same process and address: same order key except the rate. */
+/* Same process and (huge) page: the hottest sighting first. */
 static int by_page(const void *pa, const void *pb)
 {
 	const struct promote_cand *a = pa, *b = pb;
 
 	if (a->pid != b->pid)
 		return a->pid < b->pid ? -1 : 1;
-	if (a->addr != b->addr)
-		return a->addr < b->addr ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
 	if (a->rate_mhz != b->rate_mhz)
 		return a->rate_mhz > b->rate_mhz ? -1 : 1;
 	return 0;
@@ -58,7 +58,7 @@ size_t promote_pick(struct promote_cand *c, size_t n, uint32_t rate_min_mhz,
 		if (c[i].rate_mhz < rate_min_mhz || c[i].burst_ms < burst_min_ms)
 			continue;
 		c[kept] = c[i];
-		c[kept].addr = page_start(&c[i], page_bytes);
+		c[kept].start = page_start(&c[i], page_bytes);
 		kept++;
 	}
 	/* a page seen twice in the epoch: keep its hottest sighting */
@@ -67,7 +67,7 @@ size_t promote_pick(struct promote_cand *c, size_t n, uint32_t rate_min_mhz,
 	kept = 0;
 	for (i = 0; i < n; i++) {
 		if (kept && c[kept - 1].pid == c[i].pid &&
-		    c[kept - 1].addr == c[i].addr)
+		    c[kept - 1].start == c[i].start)
 			continue;
 		c[kept++] = c[i];
 	}

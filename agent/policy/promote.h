@@ -25,6 +25,8 @@ struct promote_cand {
 	uint32_t pid, node;		/* process, the far node it is on */
 	uint32_t rate_mhz, burst_ms;
 	uint32_t pages;			/* base pages it moves as (0: 1) */
+	uint64_t start;			/* promote_pick()'s: its (huge)
+					 * page's start, one per pid */
 };
 
 /* The base pages @c moves as. */
@@ -37,8 +39,11 @@ static inline uint32_t promote_pages(const struct promote_cand *c)
  * Keeps in @c[0..n) the candidates with rate >= @rate_min_mhz and burst >=
  * @burst_min_ms, one per (pid, page of @page_bytes, or the huge page it
  * is part of), the hottest first
- * (then by pid and address, so the order is deterministic). Returns how
- * many are kept; the entries beyond are left in unspecified order.
+ * (then by pid and address, so the order is deterministic). Each keeps
+ * the address it was seen at, which is in its folio wherever the folio
+ * is mapped; the huge page's start, aligned as large, need not be (a
+ * large folio mapped by PTEs at an unaligned address). Returns how many
+ * are kept; the entries beyond are left in unspecified order.
  */
 size_t promote_pick(struct promote_cand *c, size_t n, uint32_t rate_min_mhz,
 		    uint32_t burst_min_ms, uint64_t page_bytes);

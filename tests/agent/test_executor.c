@@ -15,9 +15,14 @@
 #define PG 4096ULL
 #define DEAD_PID 999
 
-/* The fake address space: pages, the node each is on, whether it moves. */
+/*
+ * The fake address space: pages (or folios of several, found by any
+ * address in them, as move_pages(2) finds them), the node each is on,
+ * whether it moves.
+ */
 static struct fake_page {
 	uint64_t addr;
+	uint64_t pages;
 	int node;
 	int stuck;		/* isolated, but migrate_pages() fails it */
 } pt[16];
@@ -34,15 +39,21 @@ static struct fake_page *lookup(const void *p)
 	size_t i;
 
 	for (i = 0; i < npt; i++)
-		if (pt[i].addr == (uintptr_t)p)
+		if ((uintptr_t)p >= pt[i].addr &&
+		    (uintptr_t)p < pt[i].addr + pt[i].pages * PG)
 			return &pt[i];
 	return NULL;
 }
 
+static void folio_at(uint64_t addr, uint64_t pages, int node, int stuck)
+{
+	pt[npt++] = (struct fake_page){ .addr = addr, .pages = pages,
+					.node = node, .stuck = stuck };
+}
+
 static void page_at(uint64_t addr, int node, int stuck)
 {
-	pt[npt++] = (struct fake_page){ .addr = addr, .node = node,
-					.stuck = stuck };
+	folio_at(addr, 1, node, stuck);
 }
 
 static struct bitmask all_nodes;
@@ -253,9 +264,9 @@ START_TEST(a_huge_page_counts_its_pages)
 {
 	struct exec_totals t;
 
-	page_at(512 * PG, 1, 0);
-	page_at(1024 * PG, 1, 0);
-	page_at(1536 * PG, 1, 1);
+	folio_at(512 * PG, 512, 1, 0);
+	folio_at(1024 * PG, 512, 1, 0);
+	folio_at(1536 * PG, 512, 1, 1);
 	add_pages(7, 512 * PG + 9 * PG, 3000, 512);
 	add_pages(7, 1024 * PG, 2000, 512);
 	ck_assert_int_eq(executor_run(x, 0, 0, 0, 600, 1.0, 1.0), 0);
@@ -273,6 +284,25 @@ START_TEST(a_huge_page_counts_its_pages)
 	executor_take(x, &t);
 	ck_assert_uint_eq(t.failed, 512);
 	ck_assert_uint_eq(t.moved, 0);
+}
+END_TEST
+
+/*
+ * A large folio mapped by PTEs at an unaligned address (16 pages from
+ * page 8): moved where it was seen, not at its aligned start (page 0),
+ * where there is no page.
+ */
+START_TEST(an_unaligned_folio_moves_where_seen)
+{
+	struct exec_totals t;
+
+	folio_at(8 * PG, 16, 1, 0);
+	add_pages(7, 10 * PG, 3000, 16);
+	ck_assert_int_eq(executor_run(x, 0, 0, 0, 0, 1.0, 1.0), 0);
+	executor_take(x, &t);
+	ck_assert_uint_eq(t.moved, 16);
+	ck_assert_uint_eq(t.failed, 0);
+	ck_assert_int_eq(pt[0].node, 0);
 }
 END_TEST
 
@@ -389,6 +419,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, partial_failure_counts_the_pages_that_moved);
 	tcase_add_test(tc, absent_pages_and_gone_processes_fail);
 	tcase_add_test(tc, a_huge_page_counts_its_pages);
+	tcase_add_test(tc, an_unaligned_folio_moves_where_seen);
 	tcase_add_test(tc, whole_call_error_is_returned);
 	tcase_add_test(tc, a_far_node_with_cpus_promotes_to_another_node);
 	tcase_add_test(tc, a_page_already_near_is_not_moved_again);

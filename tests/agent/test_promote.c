@@ -24,9 +24,10 @@ START_TEST(pick_filters_dedups_sorts)
 	/* rate >= 1000, burst >= 5: drops 500 mHz and the 1 ms burst */
 	n = promote_pick(c, 6, 1000, 5, PG);
 	ck_assert_uint_eq(n, 3);
-	/* pid 7's page 1 seen twice: once, at its hottest, address aligned */
+	/* pid 7's page 1 seen twice: once, at its hottest, where seen */
 	ck_assert_uint_eq(c[0].pid, 7);
-	ck_assert_uint_eq(c[0].addr, 1 * PG);
+	ck_assert_uint_eq(c[0].addr, 1 * PG + 64);
+	ck_assert_uint_eq(c[0].start, 1 * PG);
 	ck_assert_uint_eq(c[0].rate_mhz, 12000);
 	/* equal rates: lower pid first */
 	ck_assert_uint_eq(c[1].pid, 5);
@@ -52,10 +53,28 @@ START_TEST(pick_dedups_a_huge_page)
 	};
 
 	ck_assert_uint_eq(promote_pick(c, 4, 0, 0, PG), 3);
-	ck_assert_uint_eq(c[0].addr, 512 * PG);
+	ck_assert_uint_eq(c[0].start, 512 * PG);
+	ck_assert_uint_eq(c[0].addr, 515 * PG);
 	ck_assert_uint_eq(c[0].rate_mhz, 900);
 	ck_assert_uint_eq(c[1].addr, 513 * PG);
 	ck_assert_uint_eq(c[2].addr, 2053 * PG);
+}
+END_TEST
+
+/*
+ * A large folio mapped by PTEs at an unaligned address (a file's, or a
+ * huge page moved by mremap): 16 pages from page 8. Its aligned start,
+ * page 0, is another folio's or nothing; the move goes where it was seen,
+ * where it went to page 0 and moved the wrong page or none.
+ */
+START_TEST(pick_moves_where_seen)
+{
+	struct promote_cand c[] = {
+		{ .pid = 7, .addr = 10 * PG, .rate_mhz = 900, .pages = 16 },
+	};
+
+	ck_assert_uint_eq(promote_pick(c, 1, 0, 0, PG), 1);
+	ck_assert_uint_eq(c[0].addr, 10 * PG);
 }
 END_TEST
 
@@ -186,6 +205,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, pick_filters_dedups_sorts);
 	tcase_add_test(tc, pick_dedups_a_huge_page);
+	tcase_add_test(tc, pick_moves_where_seen);
 	tcase_add_test(tc, budget_is_a_token_bucket);
 	tcase_add_test(tc, a_huge_page_costs_its_pages);
 	tcase_add_test(tc, room_is_free_memory_above_the_floor);
