@@ -72,6 +72,7 @@ struct daemon {
 	/* executor "agent" */
 	struct executor *ex;
 	uint64_t agent_moved, agent_failed, agent_held;
+	uint64_t agent_over_cap, agent_dropped;
 	int ex_err;			/* last move_pages error logged */
 	bool ex_switched;		/* opened or closed mid-epoch */
 

@@ -72,7 +72,9 @@ static struct json_object *to_json(const struct status_info *s)
 	      add_u64(o, "learner_updates", s->updates) ||
 	      add_u64(o, "agent_promoted", s->agent_moved) ||
 	      add_u64(o, "agent_promote_failed", s->agent_failed) ||
-	      add_u64(o, "agent_promote_held", s->agent_held);
+	      add_u64(o, "agent_promote_held", s->agent_held) ||
+	      add_u64(o, "agent_promote_over_cap", s->agent_over_cap) ||
+	      add_u64(o, "agent_candidates_dropped", s->agent_dropped);
 	/* made only when it can be added: add() owns it from there */
 	link = ret ? NULL : json_object_new_object();
 	ret = ret || add(o, "link", link) ||

@@ -26,8 +26,11 @@ struct status_info {
 	const char *by;
 	double propensity, reward;
 	double bandwidth_gbps, far_ns, local_ns;
-	/* executor "agent", totals: moved, failed, held for the floor */
+	/* executor "agent", totals: base pages moved and failed,
+	 * candidates held for the floor, left for the rate cap, dropped
+	 * beyond its buffer */
 	uint64_t agent_moved, agent_failed, agent_held;
+	uint64_t agent_over_cap, agent_dropped;
 	struct json_object *extra;	/* more members (may be NULL; not freed) */
 };
 

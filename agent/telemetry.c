@@ -115,10 +115,27 @@ static void write_metrics(const struct daemon *d)
 		"indigod_reward_seconds %.9g\n"
 		"# HELP indigod_learner_updates Learner updates so far.\n"
 		"# TYPE indigod_learner_updates gauge\n"
-		"indigod_learner_updates %" PRIu64 "\n",
+		"indigod_learner_updates %" PRIu64 "\n"
+		"# HELP indigod_agent_promoted_pages_total Base pages the agent executor moved near.\n"
+		"# TYPE indigod_agent_promoted_pages_total counter\n"
+		"indigod_agent_promoted_pages_total %" PRIu64 "\n"
+		"# HELP indigod_agent_promote_failed_pages_total Base pages the agent executor asked to move that stayed.\n"
+		"# TYPE indigod_agent_promote_failed_pages_total counter\n"
+		"indigod_agent_promote_failed_pages_total %" PRIu64 "\n"
+		"# HELP indigod_agent_candidates_held_total Candidates the agent executor held back for the free memory floor.\n"
+		"# TYPE indigod_agent_candidates_held_total counter\n"
+		"indigod_agent_candidates_held_total %" PRIu64 "\n"
+		"# HELP indigod_agent_candidates_over_cap_total Candidates the agent executor left for the rate cap.\n"
+		"# TYPE indigod_agent_candidates_over_cap_total counter\n"
+		"indigod_agent_candidates_over_cap_total %" PRIu64 "\n"
+		"# HELP indigod_agent_candidates_dropped_total Candidates beyond the agent executor's buffer.\n"
+		"# TYPE indigod_agent_candidates_dropped_total counter\n"
+		"indigod_agent_candidates_dropped_total %" PRIu64 "\n",
 		d->epochs, d->enobufs, d->reconnects, d->set_errors,
 		d->log_errors, d->malformed, d->last_reward,
-		d->have_es ? d->es.updates : 0);
+		d->have_es ? d->es.updates : 0, d->agent_moved,
+		d->agent_failed, d->agent_held, d->agent_over_cap,
+		d->agent_dropped);
 	errno = 0;
 	if (fclose(f) || rename(tmp, path)) {
 		err = errno ? errno : EIO;
@@ -268,6 +285,8 @@ static void feedback(struct daemon *d, const struct modlink_epoch *m,
 		d->agent_moved += t.moved;
 		d->agent_failed += t.failed;
 		d->agent_held += t.held;
+		d->agent_over_cap += t.over_budget;
+		d->agent_dropped += t.dropped;
 		fb->kind = EPOCH_FB_PROMOTED;
 		fb->npromoted = t.moved;
 		fb->nmoves = t.moves;
@@ -336,6 +355,8 @@ static void write_status(const struct daemon *d, const struct ctx_link *link)
 		.agent_moved = d->agent_moved,
 		.agent_failed = d->agent_failed,
 		.agent_held = d->agent_held,
+		.agent_over_cap = d->agent_over_cap,
+		.agent_dropped = d->agent_dropped,
 	};
 	int ret;
 

@@ -455,6 +455,47 @@ START_TEST(hand_back_over_a_failed_link)
 }
 END_TEST
 
+static bool file_has(const char *name, const char *what)
+{
+	char path[CONFIG_PATH_MAX + 16], buf[8192];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, what);
+}
+
+/*
+ * The agent executor's totals reach status.json and the metrics: where it
+ * left candidates for the rate cap or dropped them beyond its buffer, an
+ * operator saw only fewer promotions, without why.
+ */
+START_TEST(executor_totals_shown)
+{
+	snprintf(d.cfg.agent.status_path, CONFIG_PATH_MAX, "%s/status.json", dir);
+	snprintf(d.cfg.agent.metrics_path, CONFIG_PATH_MAX, "%s/metrics.prom", dir);
+	start(CONFIG_EXECUTOR_AGENT);
+	moved.held = 1;
+	moved.over_budget = 4;
+	moved.dropped = 2;
+	epoch();
+	moved.over_budget = 3;
+	epoch();
+	ck_assert(file_has("status.json", "\"agent_promoted\":60,"));
+	ck_assert(file_has("status.json", "\"agent_promote_over_cap\":7,"));
+	ck_assert(file_has("status.json", "\"agent_candidates_dropped\":2"));
+	ck_assert(file_has("metrics.prom", "\nindigod_agent_promoted_pages_total 60\n"));
+	ck_assert(file_has("metrics.prom", "\nindigod_agent_candidates_held_total 1\n"));
+	ck_assert(file_has("metrics.prom", "\nindigod_agent_candidates_over_cap_total 7\n"));
+	ck_assert(file_has("metrics.prom", "\nindigod_agent_candidates_dropped_total 2\n"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("daemon");
@@ -466,6 +507,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, executor_kept);
 	tcase_add_test(tc, queued_epoch_not_learned);
 	tcase_add_test(tc, hand_back_over_a_failed_link);
+	tcase_add_test(tc, executor_totals_shown);
 	suite_add_tcase(s, tc);
 	return s;
 }
