@@ -35,8 +35,10 @@
 #define MODELFILE_SUFFIX	".model"
 
 /*
- * Saves @len bytes at @data as @path with @version (>= 1). On failure the
- * old file, if any, is untouched and no temporary file is left behind.
+ * Saves @len bytes at @data as @path with @version (>= 1). No temporary
+ * file is left behind. A failure writing leaves the old file, if any,
+ * untouched; one syncing the directory comes after the rename, with the
+ * new file in place but not yet sure to outlive a crash.
  */
 int modelfile_save(const char *path, uint32_t version, const void *data,
 		   size_t len, char *err, size_t errlen);
