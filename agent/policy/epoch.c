@@ -446,7 +446,8 @@ int epoch_model_load(struct epoch_state *s, const char *path, char *err,
 		char where[512];
 
 		/* sound file, record this agent cannot read (a newer one's?) */
-		modelfile_move_aside(path, where, sizeof(where));
+		modelfile_move_aside(path, MODELFILE_ASIDE_CORRUPT, where,
+				     sizeof(where));
 		if (err && errlen)
 			snprintf(err, errlen, "%s: learner record unreadable (%s); %s",
 				 path, strerror(-ret), where);
@@ -455,12 +456,17 @@ int epoch_model_load(struct epoch_state *s, const char *path, char *err,
 	if (bandit_kind(nb) != bandit_kind(s->b) ||
 	    bandit_dim(nb) != bandit_dim(s->b) ||
 	    bandit_arms(nb) != bandit_arms(s->b)) {
+		char where[512];
+
+		/* another agent's (upgraded, rolled back): kept for it */
+		modelfile_move_aside(path, MODELFILE_ASIDE_OTHER_SHAPE, where,
+				     sizeof(where));
 		if (err && errlen)
 			snprintf(err, errlen,
-				 "%s: model of another shape (kind %d, d %u, K %u arms; want kind %d, d %u, K %u), not loaded, left for the next save to replace",
+				 "%s: model of another shape (kind %d, d %u, K %u arms; want kind %d, d %u, K %u), not loaded; %s",
 				 path, bandit_kind(nb), bandit_dim(nb),
 				 bandit_arms(nb), bandit_kind(s->b),
-				 bandit_dim(s->b), bandit_arms(s->b));
+				 bandit_dim(s->b), bandit_arms(s->b), where);
 		bandit_free(nb);
 		return -EINVAL;
 	}

@@ -224,9 +224,10 @@ static int rename_noreplace(const char *from, const char *to)
 }
 
 /* Never over an existing file: -1, -2, ... on a clash. */
-void modelfile_move_aside(const char *path, char *where, size_t wlen)
+void modelfile_move_aside(const char *path, const char *why, char *where,
+			  size_t wlen)
 {
-	size_t n = strlen(path) + 48;
+	size_t n = strlen(path) + strlen(why) + 48;
 	char *to = malloc(n);
 	long long now = (long long)time(NULL);
 	int i, r = -ENOMEM;
@@ -237,9 +238,9 @@ void modelfile_move_aside(const char *path, char *where, size_t wlen)
 	}
 	for (i = 0; i < 100; i++) {
 		if (i)
-			snprintf(to, n, "%s.corrupt-%lld-%d", path, now, i);
+			snprintf(to, n, "%s.%s-%lld-%d", path, why, now, i);
 		else
-			snprintf(to, n, "%s.corrupt-%lld", path, now);
+			snprintf(to, n, "%s.%s-%lld", path, why, now);
 		r = rename_noreplace(path, to);
 		if (r != -EEXIST)
 			break;
@@ -368,7 +369,8 @@ int modelfile_load(const char *path, uint32_t max_version, void **data,
 	ret = read_model(fd, max_version, data, len, version, &v);
 	close(fd);
 	if (ret == -EINVAL) {
-		modelfile_move_aside(path, where, sizeof(where));
+		modelfile_move_aside(path, MODELFILE_ASIDE_CORRUPT, where,
+				     sizeof(where));
 		errbuf_set(err, errlen, 0, "%s: %s; %s", path, v.why, where);
 	} else if (ret) {
 		errbuf_set(err, errlen, 0, "%s: %s", path, strerror(-ret));

@@ -54,12 +54,19 @@ int modelfile_save(const char *path, uint32_t version, const void *data,
 int modelfile_load(const char *path, uint32_t max_version, void **data,
 		   size_t *len, uint32_t *version, char *err, size_t errlen);
 
+/* Why a file is moved aside: the middle of its new name. */
+#define MODELFILE_ASIDE_CORRUPT		"corrupt"
+#define MODELFILE_ASIDE_OTHER_SHAPE	"other-shape"
+
 /*
- * Renames @path to PATH.corrupt-<unix time>, as a load does with a file it
- * cannot trust: for a caller that finds the payload unusable. Writes where
- * the file went, or why it stayed, to @where.
+ * Renames @path to PATH.WHY-<unix time>, as a load does with a file it
+ * cannot trust (WHY "corrupt"): for a caller that finds the payload
+ * unusable, or usable only by another agent (one upgraded or rolled back:
+ * kept for it, not overwritten by the next save). Writes where the file
+ * went, or why it stayed, to @where.
  */
-void modelfile_move_aside(const char *path, char *where, size_t wlen);
+void modelfile_move_aside(const char *path, const char *why, char *where,
+			  size_t wlen);
 
 /*
  * A safe file name for an application key (a cgroup path such as

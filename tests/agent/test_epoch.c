@@ -698,18 +698,27 @@ START_TEST(model_files)
 	ck_assert(bp.forget == 0.5 && bp.alpha == 2.5);
 	epoch_free(&u);
 
-	/* another kind: refused, the file stays, t keeps its learner */
+	/*
+	 * another kind: refused, t keeps its learner, and the file is moved
+	 * aside, kept for the agent it is for (a rollback after an upgrade
+	 * would find it), where it stayed for the next save to replace
+	 */
 	p.learner = CONFIG_LEARNER_THOMPSON;
 	ck_assert_int_eq(epoch_init(&u, &p, NULL, NULL), 0);
 	ck_assert_int_eq(epoch_model_load(&u, path, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "another shape"));
+	ck_assert_ptr_nonnull(strstr(err, "; moved to "));
+	ck_assert_ptr_nonnull(strstr(err, "app.model.other-shape-"));
 	ck_assert_uint_eq(u.updates, 0);
-	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(stat(path, &st), -1);
+	snprintf(aside, sizeof(aside), "%s", strstr(err, "moved to ") + 9);
+	ck_assert_int_eq(stat(aside, &st), 0);
+	ck_assert_int_eq(rename(aside, path), 0);
 	epoch_free(&u);
 
 	/*
 	 * A model saved before the fill arm (17 arms; here a 3 x 5 grid):
-	 * refused, left in place, replaced by the next save.
+	 * refused, moved aside; the next save starts the file anew.
 	 */
 	p.learner = CONFIG_LEARNER_LINUCB;
 	ck_assert_int_eq(actions_grid_init(&g17, b17, 3, r17, 5), 0);
@@ -723,7 +732,7 @@ START_TEST(model_files)
 	ck_assert_ptr_nonnull(strstr(err, "another shape"));
 	ck_assert_ptr_nonnull(strstr(err, "K 17 arms"));
 	ck_assert_ptr_nonnull(strstr(err, "K 18)"));
-	ck_assert_int_eq(stat(old, &st), 0);
+	ck_assert_int_eq(stat(old, &st), -1);
 	ck_assert_int_eq(epoch_model_save(&u, old, err, sizeof(err)), 0);
 	ck_assert_int_eq(epoch_model_load(&u, old, err, sizeof(err)), 0);
 	ck_assert_int_eq(unlink(old), 0);
