@@ -35,6 +35,8 @@ struct ns_agent {
 	struct timespec last_sweep;	/* sweep_gone()'s last run */
 	struct ns_link link;
 	double link_dt;			/* since the link's last interval ended */
+	bool link_stale;		/* this tick did not end one: its
+					 * figures are the last interval's */
 	int cgroot_fd;			/* to tell cgroups that are gone */
 	uint32_t owner;			/* names its ns_policy entries */
 	int last_ret;			/* the last interval's result */
@@ -248,9 +250,14 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 		if (perr)
 			units = NAN;
 	}
-	/* congestion is the shared link's (as the NIC's stall counter is in
-	 * the paper): every app sees the same delay signal, its own CE marks */
-	if (c->have_prev && ns_cg_mark_since(&c->mark, &st, &d)) {
+	/*
+	 * congestion is the shared link's (as the NIC's stall counter is in
+	 * the paper): every app sees the same delay signal, its own CE marks.
+	 * A link not measured this interval tells the last one's again: not
+	 * acted on twice, nor paired with this interval's progress.
+	 */
+	if (c->have_prev && !a->link_stale &&
+	    ns_cg_mark_since(&c->mark, &st, &d)) {
 		obs.delay_us = a->link.delay_us;
 		obs.base_us = a->link.base_us;
 		obs.ce = d.ce;
@@ -387,6 +394,7 @@ static double secs_between(const struct timespec *a, const struct timespec *b)
 int ns_agent_tick(struct ns_agent *a, const char **why)
 {
 	struct timespec t;
+	uint64_t n0;
 	double dt;
 	int ret, first = 0;
 	unsigned int i;
@@ -399,7 +407,9 @@ int ns_agent_tick(struct ns_agent *a, const char **why)
 		return a->last_ret;
 	}
 	a->last = t;
+	n0 = a->link.intervals;
 	ret = measure_link(a, dt, why);
+	a->link_stale = a->link.intervals == n0;
 	if (ret)
 		first = ret;
 	if (secs_between(&a->last_sweep, &t) >= NS_SWEEP_S) {

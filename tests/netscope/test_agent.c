@@ -252,6 +252,54 @@ START_TEST(unlisted_interval_is_not_half_as_long)
 }
 END_TEST
 
+/*
+ * A tick whose cgroups could not be listed measures no link: its apps
+ * must not act on the last interval's congestion a second time, nor learn
+ * this interval's progress against that interval's delay.
+ */
+START_TEST(unmeasured_link_is_not_acted_on)
+{
+	struct ns_agent *a = agent_new();
+	struct ns_ctl_app *c = &a->apps[0];
+	const char *why = NULL;
+	double alpha;
+	double n;
+
+	figure("100\n");
+	ck_assert_int_eq(ns_agent_tick(a, &why), 0);	/* starts */
+	/* a congested interval: 5 ms RTTs on a 100 us path */
+	stats.delivered_bytes += 1000000;
+	stats.rtt_samples += 10;
+	stats.rtt_sum_us += 50000;
+	stats.min_rtt_us = 100;
+	figure("200\n");
+	a->last.tv_sec = 0;
+	ck_assert_int_eq(ns_agent_tick(a, &why), 0);
+	ck_assert_double_gt(a->link.queue_us, 4000);
+	alpha = c->app.rate.alpha;
+	n = c->app.blr[0].n;
+	ck_assert_double_gt(alpha, 0);
+	/* unlisted: the link keeps the last interval's figures */
+	keys_err = -EPERM;
+	stats.delivered_bytes += 1000000;
+	figure("300\n");
+	a->last.tv_sec = 0;
+	ck_assert_int_eq(ns_agent_tick(a, &why), -EPERM);
+	ck_assert_double_eq(c->app.rate.alpha, alpha);
+	ck_assert_double_eq(c->app.blr[0].n, n);
+	/* measured again: acted on */
+	keys_err = 0;
+	stats.delivered_bytes += 1000000;
+	stats.rtt_samples += 10;
+	stats.rtt_sum_us += 50000;
+	figure("400\n");
+	a->last.tv_sec = 0;
+	ck_assert_int_eq(ns_agent_tick(a, &why), 0);
+	ck_assert_double_gt(c->app.rate.alpha, alpha);
+	free(a);
+}
+END_TEST
+
 /* an interval whose counters could not be read: the next one's have grown
  * over two intervals, and must not be read as one's (twice the use, and
  * twice the progress learnt against one interval's delay and time) */
@@ -433,6 +481,7 @@ int main(void)
 	tcase_add_test(tc, unreadable_figure_is_an_interval);
 	tcase_add_test(tc, unread_counters_are_not_one_interval);
 	tcase_add_test(tc, unlisted_interval_is_not_half_as_long);
+	tcase_add_test(tc, unmeasured_link_is_not_acted_on);
 	tcase_add_test(tc, full_stats_map_is_reported);
 	tcase_add_test(tc, huge_slope_is_held_in_the_ctrl_map);
 	tcase_add_test(tc, gone_cgroup_followed_is_forgotten);
