@@ -247,7 +247,10 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 	 * figure has no start, teach nothing */
 	if (progress[0]) {
 		perr = ns_progress_read(progress, &units);
-		if (perr)
+		/* gone back (a restart, or a figure read mid-rewrite: "12" of
+		 * "12345"): no start either, or the next interval would learn
+		 * the whole figure as its own */
+		if (perr || units < c->units)
 			units = NAN;
 	}
 	/*

@@ -227,6 +227,34 @@ START_TEST(unreadable_figure_is_an_interval)
 }
 END_TEST
 
+/*
+ * A figure that went back (read mid-rewrite, "2" of "250"; or the
+ * application restarted) is no start: the next interval does not learn
+ * the whole figure as its own progress, an outlier that costs the
+ * estimate its trust. The one after learns again.
+ */
+START_TEST(figure_gone_back_is_no_start)
+{
+	struct ns_agent *a = agent_new();
+	struct ns_ctl_app *c = &a->apps[0];
+	const char *why = NULL;
+	static const char *const figs[] = { "100\n", "200\n", "2\n", "300\n",
+					    "400\n" };
+	static const double learnt[] = { 0, 1, 1, 1, 2 };
+	unsigned int i;
+
+	for (i = 0; i < 5; i++) {
+		stats.delivered_bytes += 1000000;
+		figure(figs[i]);
+		ck_assert_int_eq(step_app(a, c, 0.2, &why), 0);
+		/* (n decays: a forgetting factor of 0.99) */
+		ck_assert_msg(fabs(c->app.blr[0].n - learnt[i]) < 0.05,
+			      "after figure %u: %g learnt", i, c->app.blr[0].n);
+	}
+	free(a);
+}
+END_TEST
+
 /* an interval whose cgroups could not be listed measures nothing; the next
  * must not read two intervals' bytes as one's (a link at 40 % read as 80 %,
  * past util_max at a higher load: a phantom queue that cuts everyone) */
@@ -482,6 +510,7 @@ int main(void)
 	tcase_add_test(tc, unread_counters_are_not_one_interval);
 	tcase_add_test(tc, unlisted_interval_is_not_half_as_long);
 	tcase_add_test(tc, unmeasured_link_is_not_acted_on);
+	tcase_add_test(tc, figure_gone_back_is_no_start);
 	tcase_add_test(tc, full_stats_map_is_reported);
 	tcase_add_test(tc, huge_slope_is_held_in_the_ctrl_map);
 	tcase_add_test(tc, gone_cgroup_followed_is_forgotten);
