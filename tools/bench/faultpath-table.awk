@@ -42,6 +42,9 @@ END {
 	med = median(ratio, rounds)
 	med0 = median(ratio0, rounds)
 	printf "| %s | median | | | | | | | **%.3f** | **%.3f** |\n", rel, med, med0
-	printf "%s: %.1f %% added (%.1f %% with marks=0); goal (progress ratio >= 0.90) %s.\n", rel, (1 - med) * 100, (1 - med0) * 100, (med >= 0.90 ? "met" : "missed") >>sum
+	# a fixed instruction budget: what the module adds to each pass is
+	# without / with - 1 (a ratio of 0.90 is 11.1 % added), not 1 - ratio
+	added = 1 / med - 1
+	printf "%s: %.1f %% added (%.1f %% with marks=0); goal (under 10 %% added: progress ratio > 1/1.1 = 0.909) %s.\n", rel, added * 100, (1 / med0 - 1) * 100, (added < 0.10 ? "met" : "missed") >>sum
 	printf "\nMemory on %s: %s bytes per tracked page; the table is %s bytes at the default max_pages (65536), fixed at load.\n\n", rel, bpp, tb >>sum
 }
