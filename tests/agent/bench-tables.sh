@@ -105,6 +105,37 @@ for c in "99000 98000 150000:99000" "99000 150000 250000:150000" \
 	fi
 done
 
+# netscope: the goals' verdicts, and the ratio beside each read as the
+# verdict does (p99 0.1722 over 0.143 alone is 1.204x: not "1.2x", not
+# "1.20x") and as the table's 2 decimals where those do (0.151 / 0.159 is
+# 0.95x there, not 0.94x)
+ng=$top/tools/bench/netscope-goals.awk
+goals() {
+	awk -v a99="$2" -v n99="$1" -v c99=11.4 -v b99=5.3 -v abps=95.7e6 \
+		-v nbps="$3" -v bbps=93.3e6 -v rshare=0.82 -f "$ng"
+}
+for c in "0.1722 0.143 17.6e6:p99 .*: not met (1.204x)" \
+	"0.151 0.159 17.6e6:p99 .*: met (0.95x)" \
+	"0.175 0.143 17.6e6:p99 .*: not met (1.22x)" \
+	"0.175 0.143 17.6e6:85 % .*: met (102 %; redis alone takes 82 % of the bottleneck, so it leaves 17 Mbit/s of the bulk's 95 alone)" \
+	"0.175 0.143 14.6e6:85 % .*: not met (84 %;" \
+	"0.175 0.143 17.6e6:CUBIC's and BBR's: met" \
+	"0.175 0.143 17.6e6:BBR's: not met (0.19x)" \
+	"0.175 0.143 83.95e6:BBR's: not met (0.8998x)" \
+	"0.175 0.143 83.97e6:BBR's: met (0.90x)"; do
+	# shellcheck disable=SC2086 # the figures, one word each
+	if got=$(goals ${c%%:*}) && echo "$got" | grep -q -- "${c#*:}"; then
+		pass "netscope goals of ${c%%:*}: ${c#*:}"
+	else
+		fail "netscope goals of ${c%%:*}: ${c#*:}" "${got:-exit $?}"
+	fi
+done
+if goals 0.175 0 17.6e6 >"$dir/out" 2>"$dir/err" || [ -s "$dir/out" ]; then
+	fail "netscope goals refuse a zero alone p99" "$(cat "$dir/out")"
+else
+	pass "netscope goals refuse a zero alone p99 ($(cat "$dir/err"))"
+fi
+
 # netscope: a results file's "Reproduce" command writes that file (without
 # OUT, netscope.sh writes netscope.md, whatever RATE_MBIT says)
 for f in "$top"/tools/bench/results/netscope.md "$top"/tools/bench/results/netscope-1g.md; do

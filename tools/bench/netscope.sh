@@ -304,7 +304,6 @@ row() {
 		"$(jq -n "$p50 / $a50")" "$(jq -n "$p99 / $a99")" "$(jq -n "$rbps / 1e6")" \
 		"$(jq -n "$bps / 1e6")" "$(jq -n "$bps / $abps")" "$e99" "$(jq -n "$e99 / $ae99")"
 }
-verdict() { if jq -e -n "$1" >/dev/null; then echo met; else echo "not met"; fi; }
 # per_round CONF: CONF's p99 over the same round's alone p99, each round
 per_round() {
 	awk -v c="$1" '$1 == "alone" { a[$8] = $3 } $1 == c { r[$8] = $3 }
@@ -351,14 +350,9 @@ nbps=$(med netscope 4)
 	echo
 	echo "Goals (netscope row):"
 	echo
-	echo "- p99 under congestion <= 1.2x alone: $(verdict "$n99 <= 1.2 * $a99")" \
-		"($(jq -n "$n99 / $a99 * 100 | floor / 100")x)"
-	echo "- bulk >= 85 % of the capacity redis leaves: $(verdict "$nbps >= 0.85 * $left")" \
-		"($(jq -n "$nbps / $left * 100 | floor") %; redis alone takes" \
-		"$(jq -n "$rshare * 100 | floor") % of the bottleneck, so it leaves" \
-		"$(jq -n "$left / 1e6 | floor") Mbit/s of the bulk's $(jq -n "$abps / 1e6 | floor") alone)"
-	echo "- p99 better than CUBIC's and BBR's: $(verdict "$n99 < $(med cubic 3) and $n99 < $(med bbr 3)")"
-	echo "- bulk within 10 % of BBR's: $(verdict "$nbps >= 0.9 * $(med bbr 4)")"
+	awk -v a99="$a99" -v n99="$n99" -v c99="$(med cubic 3)" -v b99="$(med bbr 3)" \
+		-v abps="$abps" -v nbps="$nbps" -v bbps="$(med bbr 4)" -v rshare="$rshare" \
+		-f "$top/tools/bench/netscope-goals.awk"
 	echo
 	echo "Noise: redis's p99 alone ranged from $(med_range alone 3) ms over the rounds; the"
 	echo "p99 ratio of each round to that round's alone: netscope $(per_round netscope);"
