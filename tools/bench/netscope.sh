@@ -80,7 +80,9 @@ AGENT=
 LOAD=()
 work=$(mktemp -d)
 cleanup() {
-	[ -z "$AGENT" ] || { kill "$AGENT" 2>/dev/null; wait "$AGENT" 2>/dev/null || true; }
+	# an agent already gone (it may be why the run stops) must not end the
+	# trap under set -e before the loads and namespaces go
+	[ -z "$AGENT" ] || { kill "$AGENT" 2>/dev/null || true; wait "$AGENT" 2>/dev/null || true; }
 	stop_load
 	ns_cleanup
 	rm -rf "$work"
