@@ -157,6 +157,37 @@ else
 	fail "netscope cleanup after the agent died" "$(cat "$dir/cleanup.sh" "$dir/out")"
 fi
 
+# netscope: a row whose figure is missing (a reading that failed inside a
+# command substitution, which set -e does not stop) stops the run, where
+# it was written one column short and every median after it read the
+# next column (the bulk's from the echo p99, ...)
+sed -n '/^record() {$/,/^}$/p' "$ns" >"$dir/record.sh"
+for c in "ok:alone 0.031 0.143 9.57e+07 0.028 82100000 83000000.5 1" \
+	"bad:alone 0.031 0.143  0.028 82100000 83000000 1" \
+	"bad:cubic 0.031 0.143 9.5e7 null 82100000 83000000 2" \
+	"bad:bbr 0.031 0.143 -12 0.028 82100000 83000000 2"; do
+	: >"$dir/rows"
+	# shellcheck disable=SC2016 # for the inner shell
+	got=$(bash -c 'set -euo pipefail
+		. "$1"
+		work=$2
+		# the empty one kept: split on single spaces
+		mapfile -t -d " " f < <(printf %s "$3")
+		record "${f[@]}"
+		echo recorded' sh "$dir/record.sh" "$dir" "${c#*:}" 2>&1) || true
+	if [ "${c%%:*}" = ok ]; then
+		if [ "$got" = recorded ] && [ "$(cat "$dir/rows")" = "${c#*:}" ]; then
+			pass "netscope records the row ${c#*:}"
+		else
+			fail "netscope records the row ${c#*:}" "$got $(cat "$dir/rows")"
+		fi
+	elif [ "$got" != recorded ] && [ ! -s "$dir/rows" ] && [ -s "$dir/record.sh" ]; then
+		pass "netscope refuses the row ${c#*:} ($got)"
+	else
+		fail "netscope refuses the row ${c#*:}" "$got $(cat "$dir/rows")"
+	fi
+done
+
 # netscope: a results file's "Reproduce" command writes that file (without
 # OUT, netscope.sh writes netscope.md, whatever RATE_MBIT says)
 for f in "$top"/tools/bench/results/netscope.md "$top"/tools/bench/results/netscope-1g.md; do

@@ -164,6 +164,20 @@ wire() {
 
 now() { date +%s.%N; }
 
+# record CONF P50 P99 BULK_BPS ECHO_P99 REDIS_BPS LINK_BPS ROUND: a line of
+# $work/rows. A figure missing or no number (a reading that failed inside
+# a command substitution, where set -e does not reach) stops the run: the
+# line would be a column short, and every median taken from it wrong.
+record() {
+	local v
+	[ $# = 8 ] || set -- "$@" ""	# another count: an empty figure, refused
+	for v in "${@:2}"; do
+		[[ $v =~ ^[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$ ]] ||
+			{ echo "netscope.sh: no figure in row: $*" >&2; exit 1; }
+	done
+	echo "$*" >>"$work/rows"
+}
+
 # prints the p99 in ms of 400 echoes, 5 ms apart, through the bottleneck
 echo_p99() {
 	ip netns exec "$NS_A" ping -n -i 0.005 -c 400 "$NS_IP_B" |
@@ -251,7 +265,7 @@ for r in $(seq "$rounds"); do
 	read -r p50 p99 _ e99 rbps lbps < <(measure "$requests")
 	bps=$(bulk_alone)
 	echo "round $r alone: redis p50 $p50 ms p99 $p99 ms, $(jq -n "$rbps/1e6|floor") Mbit/s on the wire ($(jq -n "$lbps/1e6|floor") through the bottleneck); bulk $(jq -n "$bps/1e6|floor") Mbit/s; echo p99 $e99 ms"
-	echo "alone $p50 $p99 $bps $e99 $rbps $lbps $r" >>"$work/rows"
+	record alone "$p50" "$p99" "$bps" "$e99" "$rbps" "$lbps" "$r"
 	for conf in ${CONFS:-cubic bbr netscope apart}; do
 		if [ "$conf" = netscope ]; then
 			start_controller
@@ -266,7 +280,7 @@ for r in $(seq "$rounds"); do
 		case $conf in cubic | bbr) n=$requests_slow ;; esac
 		read -r p50 p99 bps e99 rbps lbps < <(measure "$n" "$srv")
 		echo "round $r $conf: redis p50 $p50 ms p99 $p99 ms, $(jq -n "$rbps/1e6|floor") Mbit/s on the wire; bulk $(jq -n "$bps/1e6|floor") Mbit/s; echo p99 $e99 ms"
-		echo "$conf $p50 $p99 $bps $e99 $rbps $lbps $r" >>"$work/rows"
+		record "$conf" "$p50" "$p99" "$bps" "$e99" "$rbps" "$lbps" "$r"
 	done
 done
 
