@@ -78,6 +78,7 @@ int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 {
 	struct ns_agent *a = calloc(1, sizeof(*a));
 	unsigned int i, j;
+	uint64_t id;
 	int ret;
 
 	if (!a) {
@@ -104,6 +105,16 @@ int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 			}
 		}
 		ns_app_init(&a->apps[i].app, &o->params, o->apps[i].known_c);
+	}
+	/* the kernel refuses any other directory with EBADF, which names
+	 * neither it nor why; the first is also cgroot_fd, for handles */
+	for (i = 0; i < o->load.ncgroups; i++) {
+		ret = ns_cgroup_id(o->load.cgroups[i], &id);
+		if (ret) {
+			*why = o->load.cgroups[i];
+			free(a);
+			return ret;
+		}
 	}
 	ret = ns_loader_open(&a->ld, &o->load, why);
 	if (ret) {

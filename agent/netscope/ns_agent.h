@@ -38,7 +38,8 @@ struct ns_agent;
  * no cgroups. */
 void ns_agent_defaults(struct ns_agent_opts *o, double capacity_mbit);
 /* 0 or -errno with *why naming the step that failed; -EEXIST when two
- * of o->apps are one cgroup. */
+ * of o->apps are one cgroup; -EMEDIUMTYPE when a directory given (to
+ * attach to, or an application's) is not on cgroup v2. */
 int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 		   const char **why);
 /* Call often; acts once per interval. 0, or the first -errno of the last

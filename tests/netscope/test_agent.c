@@ -99,8 +99,13 @@ int ns_map_keys(int fd, uint64_t *keys)
 	return !!key;
 }
 
+/* a directory that is not on cgroup v2 (a hybrid host's tmpfs root) */
+#define NOT_CGROUP2	"/sys/fs/cgroup"
+
 int ns_cgroup_id(const char *path, uint64_t *id)
 {
+	if (!strcmp(path, NOT_CGROUP2))
+		return -EMEDIUMTYPE;
 	*id = path_id;
 	return 0;
 }
@@ -442,6 +447,25 @@ START_TEST(one_cgroup_twice_is_refused)
 }
 END_TEST
 
+/* the kernel refuses to attach to a directory that is no cgroup v2 one
+ * with EBADF, which says nothing of the path: it is refused before
+ * anything is loaded, named, as an application's cgroup is */
+START_TEST(attach_point_not_cgroup2_is_refused)
+{
+	struct ns_agent_opts o;
+	struct ns_agent *a = NULL;
+	const char *why = "";
+
+	ns_agent_defaults(&o, 100);
+	o.load.cgroups[o.load.ncgroups++] = "/sys/fs/cgroup/unified";
+	ck_assert_int_eq(ns_agent_start(&a, &o, &why), -ENOSYS);
+	o.load.cgroups[o.load.ncgroups++] = NOT_CGROUP2;
+	ck_assert_int_eq(ns_agent_start(&a, &o, &why), -EMEDIUMTYPE);
+	ck_assert_str_eq(why, NOT_CGROUP2);
+	ck_assert_ptr_null(a);
+}
+END_TEST
+
 START_TEST(huge_slope_is_held_in_the_ctrl_map)
 {
 	struct ns_agent *a = agent_new();
@@ -515,6 +539,7 @@ int main(void)
 	tcase_add_test(tc, huge_slope_is_held_in_the_ctrl_map);
 	tcase_add_test(tc, gone_cgroup_followed_is_forgotten);
 	tcase_add_test(tc, one_cgroup_twice_is_refused);
+	tcase_add_test(tc, attach_point_not_cgroup2_is_refused);
 	tcase_add_test(tc, gone_cgroup_without_stats_is_forgotten);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
