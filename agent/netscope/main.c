@@ -83,7 +83,6 @@ static int parse_num(const char *s, double lo, double hi, double *v)
 
 static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 {
-	static char root[PATH_MAX];
 	static const struct option lo[] = {
 		{ "cgroup", required_argument, NULL, 'g' },
 		{ "app", required_argument, NULL, 'a' },
@@ -213,16 +212,12 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 		fprintf(stderr, "indigo-netscope: --floor-mbit: above the capacity (--capacity-mbit)\n");
 		return -EINVAL;
 	}
-	if (!o->load.ncgroups) {
-		if (ns_cgroup_root(root, sizeof(root)))
-			return -ENOENT;
-		o->load.cgroups[o->load.ncgroups++] = root;
-	}
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	char root[PATH_MAX];	/* o.load points into it */
 	struct ns_agent_opts o;
 	struct ns_agent *a;
 	const char *why = "";
@@ -231,6 +226,14 @@ int main(int argc, char **argv)
 	ns_agent_defaults(&o, 100);
 	if (parse_args(argc, argv, &o))
 		return usage();
+	/* the arguments were right: not the usage, but why */
+	if (!o.load.ncgroups) {
+		if (ns_cgroup_root(root, sizeof(root))) {
+			fprintf(stderr, "indigo-netscope: no cgroup v2 mount found: name one with --cgroup DIR\n");
+			return 1;
+		}
+		o.load.cgroups[o.load.ncgroups++] = root;
+	}
 	set_signals();
 	ret = ns_agent_start(&a, &o, &why);
 	if (ret) {

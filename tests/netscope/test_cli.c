@@ -26,6 +26,7 @@ void ns_agent_defaults(struct ns_agent_opts *o, double capacity_mbit)
 static int start_ret = -ENOSYS;	/* what the agent's start returns */
 static int ticks;		/* intervals the loop ran */
 static bool stopped;		/* whether it was stopped */
+static bool started;		/* whether main() started it */
 static void (*on_tick)(void);	/* what happens at each interval */
 
 int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
@@ -33,6 +34,7 @@ int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 {
 	*out = NULL;
 	*why = "stub";
+	started = true;
 	return start_ret;
 }
 
@@ -66,10 +68,12 @@ int ns_peers_add(struct ns_peers *peers, const char *list, char *err,
 	return 0;
 }
 
+static int root_ret;	/* what finding the cgroup v2 mount returns */
+
 int ns_cgroup_root(char *buf, size_t len)
 {
 	snprintf(buf, len, "/sys/fs/cgroup");
-	return 0;
+	return root_ret;
 }
 
 static struct ns_agent_opts opts;
@@ -244,6 +248,39 @@ START_TEST(closed_output_pipe_not_fatal)
 }
 END_TEST
 
+/* no cgroup v2 mounted and none named: the arguments were right, so not
+ * the usage and its exit code 2, but why, and 1 as for any failure to
+ * start; nothing is started */
+START_TEST(no_cgroup2_mount_is_said)
+{
+	static char arg0[] = "indigo-netscope";
+	char *argv[] = { arg0, NULL };
+	char line[256] = "";
+	int err, p[2], ret;
+	ssize_t n;
+
+	ck_assert_int_eq(pipe(p), 0);
+	fflush(stderr);
+	err = dup(STDERR_FILENO);
+	dup2(p[1], STDERR_FILENO);
+	close(p[1]);
+	root_ret = -ENOENT;
+	started = false;
+	optind = 0;
+	ret = netscope_main(1, argv);
+	root_ret = 0;
+	fflush(stderr);
+	dup2(err, STDERR_FILENO);
+	close(err);
+	n = read(p[0], line, sizeof(line) - 1);
+	close(p[0]);
+	ck_assert_int_gt(n, 0);
+	ck_assert_msg(strstr(line, "no cgroup v2 mount"), "stderr: %s", line);
+	ck_assert_int_eq(ret, 1);
+	ck_assert(!started);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ns_cli");
@@ -256,6 +293,7 @@ int main(void)
 	tcase_add_test(tc, sighup_stops_cleanly);
 	tcase_add_test(tc, sighup_ignored_under_nohup);
 	tcase_add_test(tc, closed_output_pipe_not_fatal);
+	tcase_add_test(tc, no_cgroup2_mount_is_said);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
