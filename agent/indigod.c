@@ -112,7 +112,9 @@ static int setup_signals(void)
 	sa.sa_handler = SIG_IGN;
 	if (sigaction(SIGPIPE, &sa, NULL))
 		return -errno;
-	return 0;
+	/* a parent (not systemd) may have left them blocked: SIGTERM would
+	 * then stop it only as SIGKILL does, without saving or handing back */
+	return pthread_sigmask(SIG_UNBLOCK, &set, NULL) ? -EINVAL : 0;
 }
 
 double clock_s(clockid_t clk)

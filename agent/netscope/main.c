@@ -52,11 +52,14 @@ static void on_signal(int sig)
  * SIGHUP (its terminal gone) stops it as SIGTERM does, where it killed it
  * with the programs attached and the CC registered; under nohup it stays
  * ignored. A reader of its output gone must not kill it either: the write
- * fails instead (SIGPIPE ignored).
+ * fails instead (SIGPIPE ignored). The stopping signals are unblocked: a
+ * parent that left them blocked would leave only SIGKILL, and the CC
+ * registered.
  */
 static void set_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, hup;
+	sigset_t set;
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -64,6 +67,11 @@ static void set_signals(void)
 		sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
 static int usage(void)

@@ -43,6 +43,25 @@ grep -q 'learner thompson' "$t/e2" && ok sighup-switches-learner || no sighup-sw
 [ -f "$t/st/default-linucb.model" ] && [ -f "$t/st/default-thompson.model" ] &&
 	ok models-saved || no models-saved "$(ls "$t/st")"
 
+# SIGTERM left blocked by a parent (not systemd, which clears the mask):
+# unblocked, it still saves and exits 0, where it stayed pending for good
+python3 -c 'import os, signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+os.execv(sys.argv[1], sys.argv[1:])' "$bin" -c "$t/c.conf" 2>"$t/e-blocked" &
+p=$!
+sleep 0.5
+kill -TERM $p
+for _ in $(seq 30); do kill -0 $p 2>/dev/null || break; sleep 0.1; done
+if kill -0 $p 2>/dev/null; then
+	no sigterm-blocked-by-parent "still running 3 s after SIGTERM"
+	kill -KILL $p
+	wait $p 2>/dev/null
+else
+	wait $p
+	rc=$?
+	[ $rc = 0 ] && ok sigterm-blocked-by-parent || no sigterm-blocked-by-parent "rc $rc"
+fi
+
 "$bin" -c "$t/c.conf" 2>"$t/e3" &
 p=$!
 sleep 0.5

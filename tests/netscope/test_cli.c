@@ -240,6 +240,20 @@ static void term_at_third(void)
 		raise(SIGTERM);
 }
 
+/* SIGTERM blocked by its parent: unblocked, it still stops it cleanly,
+ * where it stayed pending and only SIGKILL could stop it */
+START_TEST(term_blocked_by_parent_still_stops)
+{
+	sigset_t term, old;
+
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	ck_assert_int_eq(sigprocmask(SIG_BLOCK, &term, &old), 0);
+	ck_assert_int_eq(run_main(term_at_third, SIG_DFL, false), 3);
+	ck_assert_int_eq(sigprocmask(SIG_SETMASK, &old, NULL), 0);
+}
+END_TEST
+
 /* a reader of its output gone (indigo-netscope | tee, a closed log pipe):
  * its lines are lost, the controller runs on and stops cleanly */
 START_TEST(closed_output_pipe_not_fatal)
@@ -291,6 +305,7 @@ int main(void)
 	tcase_add_test(tc, floor_above_capacity_refused);
 	tcase_add_test(tc, app_with_empty_figure_refused);
 	tcase_add_test(tc, sighup_stops_cleanly);
+	tcase_add_test(tc, term_blocked_by_parent_still_stops);
 	tcase_add_test(tc, sighup_ignored_under_nohup);
 	tcase_add_test(tc, closed_output_pipe_not_fatal);
 	tcase_add_test(tc, no_cgroup2_mount_is_said);
