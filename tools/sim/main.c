@@ -37,6 +37,8 @@
 
 static int usage(void)
 {
+	int k;
+
 	fprintf(stderr,
 		"usage: indigo-sim gen KIND OUT [-p PAGES] [-n RECORDS] [-s SEED]\n"
 		"       indigo-sim run TRACE [-P POLICY] [-a ARM] [-m MODEL] [-L RESIDENCE] [host options]\n"
@@ -45,7 +47,11 @@ static int usage(void)
 		"host options: -f LOCAL_FRACTION -c CONTENTION -r REPEAT -x (CXL link) -s SEED\n"
 		"              -g PAGE_BYTES -k K_NS -S SCAN_PERIOD_MS -E EPOCH_MS -T THREADS\n"
 		"              -K KSWAPD_FRACTION\n"
-		"kinds: gups zipf phase stream; policies: none tpp memtis colloid heuristic fixed bandit oracle\n");
+		"kinds: gups zipf phase stream; policies:");
+	/* from the plug-ins' own names, so that the list cannot fall behind */
+	for (k = 0; k < POL_COUNT; k++)
+		fprintf(stderr, " %s", pol_name(k));
+	fprintf(stderr, " oracle\n");
 	return 2;
 }
 
