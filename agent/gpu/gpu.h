@@ -63,6 +63,13 @@ void gpu_config_defaults(struct gpu_config *cfg);
 int gpu_config_set(struct gpu_config *cfg, const char *key, const char *value,
 		   char *err, size_t errlen);
 
+/*
+ * What holds between keys, checked once all are set (so that the order
+ * they come in does not matter): a probe batch at least a page. 0, or
+ * -EINVAL with why in @err.
+ */
+int gpu_config_check(const struct gpu_config *cfg, char *err, size_t errlen);
+
 enum gpu_dir { GPU_H2D, GPU_D2H, GPU_NDIR };		/* host->GPU, GPU->host */
 enum gpu_host_mem { GPU_PINNED, GPU_PAGEABLE, GPU_NMEM };
 

@@ -139,10 +139,17 @@ int gpu_config_set(struct gpu_config *cfg, const char *key, const char *value,
 	}
 	if (e)
 		return e;
-	if ((uint64_t)c.probe_batch_kib * 1024 < c.probe_page_bytes)
-		return bad(err, errlen, key,
-			   "%s leaves probe_batch_kib below probe_page_bytes",
-			   value);
 	*cfg = c;
 	return 0;
+}
+
+int gpu_config_check(const struct gpu_config *cfg, char *err, size_t errlen)
+{
+	if ((uint64_t)cfg->probe_batch_kib * 1024 >= cfg->probe_page_bytes)
+		return 0;
+	if (err && errlen)
+		snprintf(err, errlen,
+			 "probe_batch_kib (%u KiB) is below probe_page_bytes (%u bytes)",
+			 cfg->probe_batch_kib, cfg->probe_page_bytes);
+	return -EINVAL;
 }

@@ -126,6 +126,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (gpu_config_check(&cfg, err, sizeof(err))) {
+		fprintf(stderr, "indigo-gpu: --set: %s\n", err);
+		return 2;
+	}
 	e = gpu_tier_start(&cfg, &t, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, "indigo-gpu: no GPU tier: %s\n", err);

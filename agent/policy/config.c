@@ -670,6 +670,27 @@ static int check_floor(struct parse *ps)
 		    c->netscope.floor_mbit);
 }
 
+/* [gpu]'s between its keys, on whichever of them was set last. */
+static int check_gpu(struct parse *ps)
+{
+	const char *key = "probe_batch_kib";
+	char msg[160], label[64];
+	unsigned int i;
+	int at = 0;
+
+	if (!gpu_config_check(&ps->cfg.gpu, msg, sizeof(msg)))
+		return 0;
+	for (i = 0; i < ps->ngpu; i++)
+		if ((!strcmp(ps->gpu_set[i], "probe_batch_kib") ||
+		     !strcmp(ps->gpu_set[i], "probe_page_bytes")) &&
+		    ps->gpu_at[i] >= at) {
+			at = ps->gpu_at[i];
+			key = ps->gpu_set[i];
+		}
+	snprintf(label, sizeof(label), "%s%s", ps->cli ? "gpu." : "", key);
+	return fail(ps, at, label, "%s", msg);
+}
+
 /*
  * Checks between keys, once everything is read. The error goes to whichever
  * of the keys involved was set last, since that is the one to look at.
@@ -706,6 +727,8 @@ static int cross_check(struct parse *ps)
 		ret = check_needs_path(ps, OFF(reward.source),
 				       CONFIG_REWARD_PROGRESS,
 				       OFF(reward.progress_path));
+	if (!ret)
+		ret = check_gpu(ps);
 	return ret;
 }
 

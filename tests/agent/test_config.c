@@ -373,6 +373,9 @@ static const struct {
 	  "indigod.conf:3: nodes: duplicate key (first set on line 2)" },
 	{ "[gpu]\ngpu_nodes = far\n",
 	  "indigod.conf:2: gpu_nodes: unknown key" },
+	/* between [gpu]'s keys: on the one set last */
+	{ "[gpu]\nprobe_page_bytes = 131072\nprobe_batch_kib = 64\n",
+	  "indigod.conf:3: probe_batch_kib: probe_batch_kib (64 KiB) is below probe_page_bytes (131072 bytes)" },
 	{ "[agent]\nmodel_key = pid\n",
 	  "indigod.conf:2: model_key: \"pid\" is not one of fixed, cgroup, comm" },
 	/* inih ignores what follows a header's ']': the key would be lost */
@@ -548,6 +551,8 @@ static const struct {
 	{ { "netscope.capacity_mbit=50", "netscope.floor_mbit=60" },
 	  "--set netscope.floor_mbit: 60 is above capacity_mbit (50)" },
 	{ { "gpu.nodes=fast", "gpu.nodes=far" }, "--set gpu.nodes: given twice" },
+	{ { "gpu.probe_batch_kib=64", "gpu.probe_page_bytes=131072" },
+	  "--set gpu.probe_page_bytes: probe_batch_kib (64 KiB) is below probe_page_bytes (131072 bytes)" },
 	{ { "agent.state_dir=" },
 	  "--set agent.state_dir: empty value (default: /var/lib/indigo)" },
 };
@@ -565,6 +570,26 @@ START_TEST(bad_override)
 	ck_assert_str_eq(err, bad_overrides[_i].msg);
 	/* the first override was fine, but none is applied */
 	ck_assert(!memcmp(&c, &saved, sizeof(c)));
+}
+END_TEST
+
+/*
+ * [gpu]'s keys are checked against each other once all are set: a larger
+ * page and the larger batch it needs, given page first, are as good as
+ * batch first, where the page was refused against the file's batch.
+ */
+START_TEST(gpu_overrides_in_any_order)
+{
+	static const char *const sets[] = { "gpu.probe_page_bytes=131072",
+					    "gpu.probe_batch_kib=128" };
+	struct indigod_config c;
+	char err[256];
+
+	ck_assert_int_eq(config_parse_string(&c, "[gpu]\nprobe_batch_kib = 64\n",
+					     "indigod.conf", err, sizeof(err)), 0);
+	ck_assert_int_eq(config_apply_overrides(&c, sets, 2, err, sizeof(err)), 0);
+	ck_assert_uint_eq(c.gpu.probe_page_bytes, 131072);
+	ck_assert_uint_eq(c.gpu.probe_batch_kib, 128);
 }
 END_TEST
 
@@ -708,6 +733,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, overrides);
 	tcase_add_loop_test(tc, bad_override, 0, ARRAY_SIZE(bad_overrides));
 	tcase_add_test(tc, load_files);
+	tcase_add_test(tc, gpu_overrides_in_any_order);
 	tcase_add_test(tc, example_file);
 	suite_add_tcase(s, tc);
 	return s;
