@@ -171,9 +171,9 @@ static int telemetry_reward(const struct epoch_state *s,
 	bool deny = s->last_pol.mode == ACT_MODE_DENY;
 	uint64_t promoted = deny ? 0 : e->allowed;
 	/* a huge page is one fault at its region's rate, all its pages'
-	 * transfer */
-	uint64_t pages = deny ? 0 : e->allowed_pages > e->allowed ?
-			 e->allowed_pages : e->allowed;
+	 * transfer (a module without the count: a page a promotion) */
+	uint64_t pages = e->allowed_pages > promoted ? e->allowed_pages :
+			 promoted;
 	double rate_hz = cm_mhz_to_hz(e->rate_p50), cost;
 	int ret;
 
