@@ -68,7 +68,12 @@ struct indigo_shard {
 };
 
 struct indigo_state {
+	/*
+	 * The far nodes. The default set grows as a node without CPUs gets
+	 * its first memory (main.c); the fault path reads it without locks.
+	 */
 	nodemask_t far;
+	struct mutex far_mutex;	/* serialises growth and messages sized by it */
 
 	struct indigo_policy_rcu __rcu *policy;
 	struct mutex policy_mutex;		/* serialises setters */

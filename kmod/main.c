@@ -4,13 +4,15 @@
  * telemetry to the agent.
  *
  * Load order makes every part ready before the fault path can reach it:
- * state, netlink, debugfs (its "emit" file sends on the netlink family),
- * epoch worker, and the probes last. Unload runs in reverse, so no probe
+ * the memory-online notifier (before the far set is taken), state, netlink,
+ * debugfs (its "emit" file sends on the netlink family), epoch worker, and
+ * the probes last. Unload runs in reverse, so no probe
  * fires into freed state. The module loads in observe mode: loading it
  * alone changes no placement.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/nodemask.h>
@@ -19,7 +21,7 @@
 
 static char *far_nodes;
 module_param(far_nodes, charp, 0444);
-MODULE_PARM_DESC(far_nodes, "Far-memory nodes, e.g. 1,3-4 (default: memory nodes without CPUs)");
+MODULE_PARM_DESC(far_nodes, "Far-memory nodes, e.g. 1,3-4 (default: memory nodes without CPUs, also those onlined later)");
 
 static unsigned int max_pages = 65536;
 module_param(max_pages, uint, 0444);
@@ -93,21 +95,39 @@ static void epoch_work(struct work_struct *work)
 	schedule_delayed_work(&indigo.epoch_work, msecs_to_jiffies(epoch_ms));
 }
 
+static bool far_nodes_given(void)
+{
+	return far_nodes && *far_nodes;
+}
+
+/* How CXL and disaggregated memory appear: memory nodes without CPUs. */
+static bool far_by_default(int nid)
+{
+	return node_state(nid, N_MEMORY) && !node_state(nid, N_CPU);
+}
+
 static int parse_far_nodes(void)
 {
+	nodemask_t waiting;
 	int nid, err;
 
-	if (!far_nodes || !*far_nodes) {
-		/* how CXL and disaggregated memory appear: nodes without CPUs */
+	if (!far_nodes_given()) {
 		nodes_clear(indigo.far);
-		for_each_node_state(nid, N_MEMORY)
-			if (!node_state(nid, N_CPU))
+		nodes_clear(waiting);
+		for_each_node(nid) {
+			if (far_by_default(nid))
 				node_set(nid, indigo.far);
-		if (nodes_empty(indigo.far)) {
-			pr_err("no far node: every memory node has CPUs; name the far nodes with far_nodes=\n");
-			return -EINVAL;
+			else if (!node_state(nid, N_CPU))
+				node_set(nid, waiting);
 		}
-		return 0;
+		if (!nodes_empty(indigo.far))
+			return 0;
+		if (nodes_empty(waiting))
+			pr_err("no far node: every memory node has CPUs; name the far nodes with far_nodes=\n");
+		else
+			pr_err("no far node yet: nodes %*pbl have neither CPUs nor memory online; to watch them from when their memory comes online, name them with far_nodes=\n",
+			       nodemask_pr_args(&waiting));
+		return -EINVAL;
 	}
 	err = nodelist_parse(far_nodes, indigo.far);
 	if (err) {
@@ -120,14 +140,50 @@ static int parse_far_nodes(void)
 		return -EINVAL;
 	}
 	for_each_node_mask(nid, indigo.far) {
-		if (nid >= nr_node_ids || !node_state(nid, N_MEMORY)) {
-			pr_err("far_nodes=%s: node %d has no memory\n",
+		if (nid >= nr_node_ids || !node_possible(nid)) {
+			pr_err("far_nodes=%s: node %d does not exist on this machine\n",
 			       far_nodes, nid);
 			return -EINVAL;
 		}
+		/* CXL memory is often onlined after boot (daxctl, dax_kmem) */
+		if (!node_state(nid, N_MEMORY))
+			pr_info("node %d has no memory yet: watched from when it has\n",
+				nid);
 	}
 	return 0;
 }
+
+/*
+ * With the default far set, a node without CPUs whose memory comes online
+ * after the load is watched from then on. A far_nodes= list stays as given.
+ */
+static int far_memory_online(struct notifier_block *nb, unsigned long action,
+			     void *arg)
+{
+	int nid;
+
+	if (action != MEM_ONLINE || far_nodes_given())
+		return NOTIFY_OK;
+	mutex_lock(&indigo.far_mutex);
+	for_each_node_state(nid, N_MEMORY) {
+		if (!far_by_default(nid) || node_isset(nid, indigo.far))
+			continue;
+		if (nodes_weight(indigo.far) >= indigo_genl_nodes_max()) {
+			pr_warn("node %d has memory online and no CPUs, but %u far nodes are all one report holds: not watched\n",
+				nid, indigo_genl_nodes_max());
+			continue;
+		}
+		node_set(nid, indigo.far);
+		pr_info("node %d has memory online and no CPUs: watched as far memory\n",
+			nid);
+	}
+	mutex_unlock(&indigo.far_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block far_memory_nb = {
+	.notifier_call = far_memory_online,
+};
 
 /* Whether a memory node is left outside the far ones, to promote to */
 static bool near_node_left(void)
@@ -211,12 +267,19 @@ static int __init indigo_init(void)
 	err = indigo_hook_supported();
 	if (err)
 		return err;
-	err = check_params();
+	/* before the far set is taken, so that no onlining falls between */
+	mutex_init(&indigo.far_mutex);
+	err = register_memory_notifier(&far_memory_nb);
 	if (err)
 		return err;
+	mutex_lock(&indigo.far_mutex);
+	err = check_params();
+	mutex_unlock(&indigo.far_mutex);
+	if (err)
+		goto err_notifier;
 	err = indigo_state_init(max_pages, cand_max);
 	if (err)
-		return err;
+		goto err_notifier;
 	err = epoch_alloc();
 	if (err)
 		goto err_state;
@@ -247,6 +310,8 @@ err_epoch:
 	epoch_free();
 err_state:
 	indigo_state_free();
+err_notifier:
+	unregister_memory_notifier(&far_memory_nb);
 	return err;
 }
 
@@ -258,6 +323,7 @@ static void __exit indigo_exit(void)
 	cancel_delayed_work_sync(&indigo.epoch_work);
 	indigo_genl_exit();
 	epoch_free();
+	unregister_memory_notifier(&far_memory_nb);
 	/*
 	 * No rcu_barrier(): earlier policies are plain kmalloc memory that
 	 * kfree_rcu frees without calling into this module

@@ -201,7 +201,12 @@ static int indigo_get_policy(struct sk_buff *skb, struct genl_info *info)
 
 static int indigo_get_stats(struct sk_buff *skb, struct genl_info *info)
 {
-	return reply(info, INDIGO_CMD_GET_STATS, nodes_msg_size(), put_stats);
+	int err;
+
+	mutex_lock(&indigo.far_mutex);
+	err = reply(info, INDIGO_CMD_GET_STATS, nodes_msg_size(), put_stats);
+	mutex_unlock(&indigo.far_mutex);
+	return err;
 }
 
 static int indigo_set_policy(struct sk_buff *skb, struct genl_info *info)
@@ -315,26 +320,30 @@ static void send_epoch(u64 seq, u32 epoch_ms,
 		       const struct indigo_hist *rate,
 		       const struct indigo_hist *burst)
 {
-	struct sk_buff *skb = genlmsg_new(nodes_msg_size(), GFP_KERNEL);
+	struct sk_buff *skb;
 	void *hdr;
 	int err;
 
+	mutex_lock(&indigo.far_mutex);
+	skb = genlmsg_new(nodes_msg_size(), GFP_KERNEL);
 	if (!skb)
-		return;
+		goto out;
 	hdr = genlmsg_put(skb, 0, 0, &indigo_family, 0, INDIGO_CMD_EPOCH);
 	if (!hdr) {
 		nlmsg_free(skb);
-		return;
+		goto out;
 	}
 	err = nla_put_u64_64bit(skb, INDIGO_A_EPOCH_SEQ, seq, INDIGO_A_PAD) ||
 	      nla_put_u32(skb, INDIGO_A_EPOCH_MS, epoch_ms);
 	put_quantiles(skb, rate, burst, &err);
 	if (err || put_nodes(skb, delta)) {
 		nlmsg_free(skb);
-		return;
+		goto out;
 	}
 	genlmsg_end(skb, hdr);
 	genlmsg_multicast(&indigo_family, skb, 0, 0, GFP_KERNEL);
+out:
+	mutex_unlock(&indigo.far_mutex);
 }
 
 #define CANDS_PER_MSG	64

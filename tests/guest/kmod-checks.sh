@@ -46,7 +46,7 @@ if want params; then
 	esac
 	for bad in "hook=bogus:hook=bogus is not a known hook point" \
 		"hook=$absent:kernel $(uname -r): no usable hinting-fault hook point; tried $absent" \
-		"far_nodes=abc:not a node list" "far_nodes=7:node 7 has no memory" \
+		"far_nodes=abc:not a node list" "far_nodes=7:node 7 does not exist on this machine" \
 		"far_nodes=,:names no node" "max_pages=1:max_pages=1 out of range" \
 		"epoch_ms=0:epoch_ms=0 out of range" \
 		"far_nodes=0-1:are every memory node: no near node left"; do
@@ -381,6 +381,49 @@ if want epochs; then
 	[ "$sum" -le $((wall + 20)) ] && [ "$sum" -ge $((wall * 85 / 100)) ] &&
 		pass epoch-length-measured ||
 		fail epoch-length-measured "299 epochs of $sum ms in $wall ms"
+fi
+
+# Far memory onlined after the load, as CXL memory is by daxctl: node 2
+# (run-guest.sh --hotplug-mb) has no CPUs and only a DIMM left offline at
+# boot. Named in far_nodes= before it has memory, it is taken; with the
+# default far set, it is watched once its memory comes online.
+if want hotplug; then
+	rmmod indigo
+	blocks=$(grep -l offline /sys/devices/system/node/node2/memory*/state 2>/dev/null || true)
+	if [ -z "$blocks" ]; then
+		fail hotplug-node "node 2 has no offline memory block (run-guest.sh --hotplug-mb)"
+	else
+		insmod $KO far_nodes=2 &&
+			dmesg | tail -n 5 | grep -q 'indigo: node 2 has no memory yet' &&
+			grep -q '^far_nodes 2$' $D/policy && pass far-node-without-memory-yet ||
+			fail far-node-without-memory-yet "$(dmesg | tail -n 2)"
+		rmmod indigo 2>/dev/null
+		insmod $KO
+		grep -q '^far_nodes 1$' $D/policy || fail hotplug-before "$(grep far_nodes $D/policy)"
+		indigoctl watch >/tmp/hp-watch.txt 2>&1 &
+		W=$!
+		for b in $blocks; do echo online_movable >"$b"; done
+		grep -q '^far_nodes 1-2$' $D/policy &&
+			dmesg | grep -q 'indigo: node 2 has memory online and no CPUs: watched as far memory' &&
+			pass far-node-onlined-watched ||
+			fail far-node-onlined-watched "$(grep far_nodes $D/policy); $(dmesg | tail -n 2)"
+		farmem_run --far 2 --bind-far >/dev/null
+		n=$(node_stat 2 faults)
+		[ "${n:-0}" -gt 0 ] && pass far-node-onlined-faults ||
+			fail far-node-onlined-faults "node 2 faults '${n}' after farmem on it"
+		# the epochs' reports carry its row, at its size
+		i=0
+		while ! grep -Eq '^  node 2 faults [1-9]' /tmp/hp-watch.txt && [ $i -lt 40 ]; do
+			i=$((i + 1))
+			sleep 0.25
+		done
+		grep -Eq '^  node 2 faults [1-9]' /tmp/hp-watch.txt &&
+			pass far-node-onlined-reported ||
+			fail far-node-onlined-reported "$(tail -n 3 /tmp/hp-watch.txt)"
+		kill $W 2>/dev/null
+		wait $W 2>/dev/null
+	fi
+	insmod $KO
 fi
 
 rmmod indigo && pass rmmod || fail rmmod "rmmod failed"

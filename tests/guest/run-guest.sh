@@ -3,12 +3,17 @@
 #
 # Usage: run-guest.sh --kernel VMLINUZ --initrd CPIO.gz [--timeout SECONDS]
 #                     [--log FILE] [--mem-mb N] [--append "ARGS"] [--quiet]
+#                     [--hotplug-mb N]
 #
 #   --timeout SECONDS  kill the guest after this long (default 600)
 #   --log FILE         where the console goes (default: a new /tmp file)
 #   --mem-mb N         guest memory, split evenly over the two NUMA nodes
 #                      (default 2048)
 #   --append "ARGS"    extra kernel command line arguments
+#   --hotplug-mb N     a third node, without CPUs, whose only memory is a
+#                      DIMM of N MiB left offline at boot (as CXL memory
+#                      before daxctl onlines it): the test onlines its
+#                      blocks through /sys/devices/system/memory
 #   --quiet            do not copy the console to stdout (the log still has it)
 #   --icount SHIFT     deterministic time: the guest clock advances 2^SHIFT ns
 #                      per instruction (QEMU -icount, single-threaded TCG), so
@@ -29,7 +34,7 @@
 set -euo pipefail
 
 die() { printf 'run-guest.sh: %s\n' "$*" >&2; exit 2; }
-usage() { sed -n '4,12s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '4,17s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 kernel=
 initrd=
@@ -38,11 +43,12 @@ log=
 mem_mb=2048
 append=
 icount=
+hotplug_mb=
 quiet=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quiet) quiet=1; shift; continue ;;
-	--kernel | --initrd | --timeout | --log | --mem-mb | --append | --icount) [ $# -ge 2 ] || usage ;;
+	--kernel | --initrd | --timeout | --log | --mem-mb | --append | --icount | --hotplug-mb) [ $# -ge 2 ] || usage ;;
 	*) usage ;;
 	esac
 	case "$1" in
@@ -53,6 +59,7 @@ while [ $# -gt 0 ]; do
 	--mem-mb) mem_mb=$2 ;;
 	--append) append=$2 ;;
 	--icount) icount=$2 ;;
+	--hotplug-mb) hotplug_mb=$2 ;;
 	esac
 	shift 2
 done
@@ -65,6 +72,9 @@ if [ -n "$icount" ] && ! [[ "$icount" =~ ^[0-9]$ ]]; then
 fi
 if ! [[ "$mem_mb" =~ ^[1-9][0-9]*$ ]] || [ "$mem_mb" -lt 256 ]; then
 	die "--mem-mb wants at least 256: $mem_mb"
+fi
+if [ -n "$hotplug_mb" ] && { ! [[ "$hotplug_mb" =~ ^[1-9][0-9]*$ ]] || [ $((hotplug_mb % 128)) != 0 ]; }; then
+	die "--hotplug-mb wants a multiple of 128 (a memory block): $hotplug_mb"
 fi
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (install qemu-system-x86)"
 if [ -z "$log" ]; then
@@ -83,10 +93,15 @@ node1=$((mem_mb - node0))
 # both CPUs, then a hang) ends with its log instead of hanging to the
 # timeout, 20 minutes later.
 cmdline="console=ttyS0 loglevel=5 panic=-1 oops=panic $append"
+mem="${mem_mb}M"
+if [ -n "$hotplug_mb" ]; then
+	mem="$mem,slots=1,maxmem=$((mem_mb + hotplug_mb))M"
+	cmdline="$cmdline memhp_default_state=offline"
+fi
 ncpu=2
 [ -z "$icount" ] || ncpu=1
 qemu=(qemu-system-x86_64
-	-machine q35 -accel tcg -cpu max -smp "$ncpu" -m "${mem_mb}M"
+	-machine q35 -accel tcg -cpu max -smp "$ncpu" -m "$mem"
 	-object "memory-backend-ram,id=m0,size=${node0}M"
 	-object "memory-backend-ram,id=m1,size=${node1}M"
 	-numa "node,nodeid=0,cpus=0-$((ncpu - 1)),memdev=m0"
@@ -95,6 +110,9 @@ qemu=(qemu-system-x86_64
 	# No default devices (VGA, NIC, ...): less to emulate, faster boot.
 	-nodefaults -nographic -serial stdio -no-reboot)
 [ -z "$icount" ] || qemu+=(-icount "shift=$icount,sleep=off")
+[ -z "$hotplug_mb" ] ||
+	qemu+=(-object "memory-backend-ram,id=hp,size=${hotplug_mb}M"
+		-numa node,nodeid=2 -device "pc-dimm,id=hp0,memdev=hp,node=2")
 
 echo "run-guest: $(basename "$kernel"), console log in $log"
 start=$(date +%s.%N)

@@ -58,7 +58,7 @@ for k in "${kernels[@]}"; do
 		--ko "$ko" "${args[@]}"
 	[ "${INDIGO_ONLY:-}" = manynodes ] ||
 		boot "kmod-$release" --kernel "$vmlinuz" --initrd "$initrd" \
-			--timeout 1200 --log "$logs/kmod-$release.log" \
+			--timeout 1200 --log "$logs/kmod-$release.log" --hotplug-mb 256 \
 			--append "${INDIGO_ONLY:+INDIGO_ONLY=$INDIGO_ONLY} ${INDIGO_CYCLES:+INDIGO_CYCLES=$INDIGO_CYCLES}"
 	# memory is taken as the guest touches it: some 3 GiB of the 17. 6.1
 	# itself stops at boot with 512 fake nodes (kernel BUG in
