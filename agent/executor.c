@@ -4,6 +4,7 @@
 #include <numa.h>
 #include <numaif.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,7 +17,8 @@
 struct executor {
 	struct promote_cand *q;
 	size_t nq;
-	int nnodes;
+	int nnodes;			/* every node the kernel can have */
+	int nknown;			/* those libnuma knew of at start */
 	int *near;			/* nearest CPU node of each node, or -1 */
 	bool *cpu;			/* each node: has CPUs and memory */
 	bool *far;			/* each node: far; then the next set */
@@ -43,10 +45,79 @@ static bool has_cpus(int node)
 }
 
 /*
+ * libnuma reads the nodes once, at start: a node whose memory came online
+ * later (a hot-added CXL expander's, which the module then watches as far)
+ * is past its numa_max_node(), and numa_distance() says 0 for it. sysfs
+ * knows it.
+ */
+static const char *node_sysfs = "/sys/devices/system/node";
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	return ok ? 0 : -EIO;
+}
+
+/*
+ * @node's distance to @to from sysfs, 0 where unknown: its distance file
+ * has one figure per online node, in node order, so @to's is the one at
+ * its rank among the online nodes.
+ */
+static int sysfs_distance(int node, int to)
+{
+	char path[96], line[4096], *p, *end;
+	long lo, hi;
+	int rank = 0, i;
+
+	snprintf(path, sizeof(path), "%s/online", node_sysfs);
+	if (read_line(path, line, sizeof(line)))
+		return 0;
+	/* "0-1,3": ranges of node ids, ascending */
+	for (p = line;; p = end + 1) {
+		lo = strtol(p, &end, 10);
+		if (end == p)
+			return 0;
+		hi = *end == '-' ? strtol(end + 1, &end, 10) : lo;
+		if (to <= hi) {
+			if (to < lo)
+				return 0;
+			rank += to - (int)lo;
+			break;
+		}
+		rank += (int)(hi - lo + 1);
+		if (*end != ',')
+			return 0;
+	}
+	snprintf(path, sizeof(path), "%s/node%d/distance", node_sysfs, node);
+	if (read_line(path, line, sizeof(line)))
+		return 0;
+	for (p = line, i = 0; i <= rank; i++, p = end) {
+		lo = strtol(p, &end, 10);
+		if (end == p)
+			return 0;
+	}
+	return lo > 0 && lo < 256 ? (int)lo : 0;
+}
+
+static int node_distance(int a, int b)
+{
+	int d = numa_distance(a, b);
+
+	return d > 0 ? d : sysfs_distance(a, b);
+}
+
+/*
  * For each node, the nearest node with CPUs that is neither it nor far: a
  * far node may have CPUs itself (the module's far_nodes=), and a page
  * "moved" where it is, or to another far node, would count as promoted
- * though it stayed far.
+ * though it stayed far. Of the nodes that came after the start, only the
+ * far ones hold candidates.
  */
 static void map_near_nodes(struct executor *x)
 {
@@ -55,10 +126,10 @@ static void map_near_nodes(struct executor *x)
 	for (a = 0; a < x->nnodes; a++) {
 		best = -1;
 		bestd = 0;
-		for (b = 0; b < x->nnodes; b++) {
+		for (b = 0; b < x->nknown && (a < x->nknown || x->far[a]); b++) {
 			if (!x->cpu[b] || x->far[b] || b == a)
 				continue;
-			dist = numa_distance(a, b);
+			dist = node_distance(a, b);
 			if (dist > 0 && (best < 0 || dist < bestd)) {
 				best = b;
 				bestd = dist;
@@ -78,7 +149,10 @@ int executor_open(struct executor **out)
 	x = calloc(1, sizeof(*x));
 	if (!x)
 		return -ENOMEM;
-	x->nnodes = numa_max_node() + 1;
+	x->nknown = numa_max_node() + 1;
+	x->nnodes = numa_num_possible_nodes();
+	if (x->nnodes < x->nknown)
+		x->nnodes = x->nknown;
 	x->page_bytes = (uint64_t)sysconf(_SC_PAGESIZE);
 	x->q = calloc(QUEUE_MAX, sizeof(*x->q));
 	x->near = calloc(x->nnodes, sizeof(*x->near));
@@ -87,7 +161,7 @@ int executor_open(struct executor **out)
 	x->far = calloc(2 * (size_t)x->nnodes, sizeof(*x->far));
 	ret = x->q && x->near && x->room && x->cpu && x->far ? -ENOENT :
 							       -ENOMEM;
-	for (i = 0; ret != -ENOMEM && i < x->nnodes; i++) {
+	for (i = 0; ret != -ENOMEM && i < x->nknown; i++) {
 		x->cpu[i] = numa_bitmask_isbitset(numa_all_nodes_ptr, i) &&
 			    has_cpus(i);
 		if (x->cpu[i])
@@ -214,7 +288,10 @@ static int move_batch(struct executor *x, const struct promote_cand *c,
 	 */
 	if (ret && numa_move_pages((int)c[0].pid, want, x->pages, NULL,
 				   x->status, 0) < 0) {
+		/* some may have moved, but none can be told from the rest */
 		x->t.failed += asked;
+		if (!err)
+			err = errno == ESRCH ? 0 : errno;
 		return -err;
 	}
 	/* status: the node each page is on now, or -errno for that page;
@@ -234,20 +311,21 @@ static int move_batch(struct executor *x, const struct promote_cand *c,
 }
 
 /*
- * What each node may take before its free memory is down to @free_min_kib,
- * as the module's gate would have it; a node whose free memory cannot be
- * read is not held back.
+ * What each destination (a node with CPUs) may take before its free memory
+ * is down to @free_min_kib, as the module's gate would have it; one whose
+ * free memory cannot be read is not held back.
  */
 static void measure_room(struct executor *x, uint64_t free_min_kib)
 {
 	long long free_b;
 	int i;
 
-	for (i = 0; i < x->nnodes; i++)
-		x->room[i] = numa_node_size64(i, &free_b) < 0 || free_b < 0 ?
-			     UINT64_MAX :
-			     promote_room((uint64_t)free_b, free_min_kib,
-					  x->page_bytes);
+	for (i = 0; i < x->nknown; i++)
+		if (x->cpu[i])
+			x->room[i] = numa_node_size64(i, &free_b) < 0 || free_b < 0 ?
+				     UINT64_MAX :
+				     promote_room((uint64_t)free_b,
+						  free_min_kib, x->page_bytes);
 }
 
 static int by_pid(const void *pa, const void *pb)
@@ -261,6 +339,7 @@ int executor_run(struct executor *x, uint32_t rate_min_mhz,
 		 uint32_t burst_min_ms, uint64_t free_min_kib, uint32_t cap_pps,
 		 double epoch_s, double now_s)
 {
+	uint64_t paid = 0, moved = x->t.moved;
 	size_t n, fit, i, j;
 	int ret = 0, err;
 
@@ -283,6 +362,8 @@ int executor_run(struct executor *x, uint32_t rate_min_mhz,
 		fit = promote_take(&x->bucket, x->q, n);
 		x->t.over_budget += n - fit;
 		n = fit;
+		for (i = 0; i < n; i++)
+			paid += promote_pages(&x->q[i]);
 	}
 	/* the hottest n, grouped by process: one call per process and batch */
 	qsort(x->q, n, sizeof(*x->q), by_pid);
@@ -294,6 +375,10 @@ int executor_run(struct executor *x, uint32_t rate_min_mhz,
 		if (err && !ret)
 			ret = err;
 	}
+	/* a page that did not move put nothing on the link: its tokens go
+	 * to the next run's pages */
+	if (paid > x->t.moved - moved)
+		promote_refund(&x->bucket, paid - (x->t.moved - moved));
 	return ret;
 }
 

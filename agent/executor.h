@@ -51,7 +51,10 @@ void executor_clear(struct executor *x);
 
 /*
  * The module's far nodes (@far[0..n), each epoch's), which no page goes to:
- * until told, a page goes anywhere but the node it is on.
+ * until told, a page goes anywhere but the node it is on. One whose memory
+ * came online after executor_open() counts too (the module watches such a
+ * node): its distances are read from sysfs, libnuma's being those of the
+ * start.
  */
 void executor_set_far(struct executor *x, const uint32_t *far, size_t n);
 
@@ -60,8 +63,8 @@ void executor_set_far(struct executor *x, const uint32_t *far, size_t n);
  * hottest first, as many as their destination nodes take before their
  * free memory is down to @free_min_kib (the policy's floor, which the
  * module's gate keeps for the kernel's promotions), at most what @cap_pps
- * over @epoch_s allows (token bucket, @now_s monotonic), then empties the
- * queue. 0, or the first move_pages
+ * over @epoch_s allows (token bucket, @now_s monotonic; a page that does
+ * not move gives its tokens back), then empties the queue. 0, or the first move_pages
  * error other than a process that went away (-ESRCH), for the caller to
  * log; the totals count every page either way.
  */

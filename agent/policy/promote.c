@@ -111,6 +111,13 @@ size_t promote_take(struct promote_bucket *b, const struct promote_cand *c,
 	return i;
 }
 
+void promote_refund(struct promote_bucket *b, uint64_t pages)
+{
+	b->tokens += (double)pages;
+	if (b->tokens > b->depth)
+		b->tokens = b->depth;
+}
+
 uint64_t promote_room(uint64_t free_bytes, uint64_t free_min_kib,
 		      uint64_t page_bytes)
 {

@@ -78,6 +78,12 @@ size_t promote_take(struct promote_bucket *b, const struct promote_cand *c,
 		    size_t n);
 
 /*
+ * Gives back to @b the tokens of @pages that were paid for and did not
+ * move (up to its depth).
+ */
+void promote_refund(struct promote_bucket *b, uint64_t pages);
+
+/*
  * Pages a node with @free_bytes free may take before it is down to
  * @free_min_kib, the floor the module's gate keeps (the policy's).
  */

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../../agent/executor.c"
 
@@ -33,6 +34,8 @@ static int max_node = 1;
 /* distances between nodes 1 and 2 (0 is 20 from either) */
 static int dist_12 = 20;
 static int move_errno;	/* the move fails as a whole, after moving */
+static int query_errno;	/* queries after a move fail so */
+static int possible_nodes = 4;
 
 static struct fake_page *lookup(const void *p)
 {
@@ -61,8 +64,12 @@ struct bitmask *numa_all_nodes_ptr = &all_nodes;
 
 int numa_available(void) { return 0; }
 int numa_max_node(void) { return max_node; }
+int numa_num_possible_nodes(void) { return possible_nodes; }
+/* as libnuma's: nothing of a node that came after the start */
 int numa_distance(int a, int b)
 {
+	if (a > max_node || b > max_node)
+		return 0;
 	if (a == b)
 		return 10;
 	return a + b == 3 ? dist_12 : 20;
@@ -126,6 +133,10 @@ int numa_move_pages(int pid, unsigned long count, void **pages,
 	}
 	if (!nodes) {
 		query_calls++;
+		if (query_errno && move_calls) {
+			errno = query_errno;
+			return -1;
+		}
 		for (i = 0; i < count; i++) {
 			struct fake_page *pg = lookup(pages[i]);
 
@@ -170,7 +181,8 @@ static void setup(void)
 {
 	npt = 0;
 	move_calls = query_calls = 0;
-	move_errno = 0;
+	move_errno = query_errno = 0;
+	node_sysfs = "/sys/devices/system/node";
 	cpu_nodes = 1;
 	max_node = 1;
 	dist_12 = 20;
@@ -409,6 +421,98 @@ START_TEST(a_far_node_is_never_a_destination)
 }
 END_TEST
 
+/*
+ * A move that leaves pages behind, then a query that fails: nothing tells
+ * which moved, all count as failed, and the query's error is returned.
+ */
+START_TEST(a_failed_query_after_a_move_is_returned)
+{
+	struct exec_totals t;
+
+	page_at(1 * PG, 1, 0);
+	page_at(2 * PG, 1, 1);
+	add(7, 1 * PG, 3000);
+	add(7, 2 * PG, 2000);
+	query_errno = EPERM;
+	ck_assert_int_eq(executor_run(x, 0, 0, 0, 0, 1.0, 1.0), -EPERM);
+	executor_take(x, &t);
+	ck_assert_uint_eq(t.failed, 2);
+	ck_assert_uint_eq(t.moved, 0);
+	/* the process gone meanwhile: as for any move of a process gone */
+	page_at(3 * PG, 1, 1);
+	add(7, 3 * PG, 3000);
+	query_errno = ESRCH;
+	ck_assert_int_eq(executor_run(x, 0, 0, 0, 0, 1.0, 2.0), 0);
+}
+END_TEST
+
+/*
+ * The cap pays for pages that move: those that did not (absent here) give
+ * their tokens back, and a page in the next run, at the same moment, uses
+ * them.
+ */
+START_TEST(pages_that_did_not_move_give_their_tokens_back)
+{
+	struct exec_totals t;
+
+	page_at(2 * PG, 1, 0);
+	page_at(3 * PG, 1, 0);
+	add(7, 1 * PG, 3000);
+	add(7, 2 * PG, 2000);
+	ck_assert_int_eq(executor_run(x, 0, 0, 0, 2, 1.0, 1.0), 0);
+	add(7, 3 * PG, 3000);
+	ck_assert_int_eq(executor_run(x, 0, 0, 0, 2, 1.0, 1.0), 0);
+	executor_take(x, &t);
+	ck_assert_uint_eq(t.over_budget, 0);
+	ck_assert_uint_eq(t.moved, 2);
+	ck_assert_uint_eq(t.failed, 1);
+	ck_assert_int_eq(pt[1].node, 0);
+}
+END_TEST
+
+/*
+ * Node 3's memory came online after the start (libnuma's view ends at
+ * node 1, and its distances know nothing of 3): once the module names it
+ * far, its pages go to the CPU node sysfs says is nearest.
+ */
+START_TEST(a_node_hot_added_after_the_start_is_promoted_from)
+{
+	char dir[] = "/tmp/indigo-exec-XXXXXX", path[64];
+	struct exec_totals t;
+	FILE *f;
+
+	executor_close(x);
+	cpu_nodes = 3;		/* 0 and 1 */
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/online", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fputs("0-1,3\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/node3", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/node3/distance", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fputs("30 17 10\n", f);	/* to 0, 1, 3 */
+	fclose(f);
+	node_sysfs = dir;
+	ck_assert_int_eq(executor_open(&x), 0);
+	executor_set_far(x, (const uint32_t[]){ 3 }, 1);
+	page_at(1 * PG, 3, 0);
+	add(7, 1 * PG, 3000);
+	x->q[0].node = 3;
+	ck_assert_int_eq(executor_run(x, 0, 0, 0, 0, 1.0, 1.0), 0);
+	executor_take(x, &t);
+	ck_assert_uint_eq(t.moved, 1);
+	ck_assert_int_eq(pt[0].node, 1);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/node3", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/online", dir);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("executor");
@@ -424,6 +528,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, a_far_node_with_cpus_promotes_to_another_node);
 	tcase_add_test(tc, a_page_already_near_is_not_moved_again);
 	tcase_add_test(tc, a_far_node_is_never_a_destination);
+	tcase_add_test(tc, a_failed_query_after_a_move_is_returned);
+	tcase_add_test(tc, pages_that_did_not_move_give_their_tokens_back);
+	tcase_add_test(tc, a_node_hot_added_after_the_start_is_promoted_from);
 	suite_add_tcase(s, tc);
 	return s;
 }

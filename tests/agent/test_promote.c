@@ -140,6 +140,22 @@ START_TEST(a_huge_page_costs_its_pages)
 }
 END_TEST
 
+/* Pages paid for and not moved give their tokens back, up to the depth. */
+START_TEST(a_refund_fills_up_to_the_depth)
+{
+	struct promote_bucket b = { 0 };
+	struct promote_cand c[] = { of(1), of(512) };
+
+	ck_assert_int_eq(promote_refill(&b, 0.0, 100.0, 100.0), 0);
+	ck_assert_uint_eq(promote_take(&b, c + 1, 1), 1);	/* -412 */
+	promote_refund(&b, 512);
+	ck_assert_double_eq_tol(b.tokens, 100.0, 1e-9);
+	ck_assert_uint_eq(promote_take(&b, c, 1), 1);
+	promote_refund(&b, 7);
+	ck_assert_double_eq_tol(b.tokens, 100.0, 1e-9);
+}
+END_TEST
+
 START_TEST(room_is_free_memory_above_the_floor)
 {
 	ck_assert_uint_eq(promote_room(10 * PG, 0, PG), 10);
@@ -208,6 +224,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, pick_moves_where_seen);
 	tcase_add_test(tc, budget_is_a_token_bucket);
 	tcase_add_test(tc, a_huge_page_costs_its_pages);
+	tcase_add_test(tc, a_refund_fills_up_to_the_depth);
 	tcase_add_test(tc, room_is_free_memory_above_the_floor);
 	tcase_add_test(tc, fit_spends_each_destinations_room);
 	tcase_add_test(tc, fit_counts_a_huge_pages_room);

@@ -423,7 +423,7 @@ if want hotplug; then
 		kill $W 2>/dev/null
 		wait $W 2>/dev/null
 	fi
-	insmod $KO
+	[ -d $D ] || insmod $KO
 fi
 
 rmmod indigo && pass rmmod || fail rmmod "rmmod failed"
