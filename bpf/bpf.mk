@@ -15,7 +15,7 @@ BPFTOOL ?= bpftool
 NS_T_LIB := agent/netscope/ns_blr.c agent/netscope/ns_rate.c agent/netscope/ns_app.c \
 	agent/netscope/ns_progress.c agent/netscope/ns_link.c
 NS_LIB := $(NS_T_LIB) agent/netscope/ns_loader.c agent/netscope/ns_maps.c \
-	agent/netscope/ns_agent.c
+	agent/netscope/ns_agent.c agent/netscope/ns_layout.c
 NS_HDR := $(wildcard agent/netscope/*.h) include/uapi/linux/indigo_netscope.h
 NS_CFLAGS := -Iagent/netscope -I$(NS_B) $(shell pkg-config --cflags libbpf 2>/dev/null)
 NS_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) -lm
@@ -74,6 +74,12 @@ $(B)/ns-tests/test_sockops_math $(B)/ns-tests-san/test_sockops_math: bpf/netscop
 
 # test_agent includes the controller loop for its static functions
 $(B)/ns-tests/test_agent $(B)/ns-tests-san/test_agent: agent/netscope/ns_agent.c
+$(B)/pin-other-layout: tests/net/pin-other-layout.c | $(B)
+	$(CC) $(CPPFLAGS_U) $(CFLAGS_U) $(NS_CFLAGS) $< $(NS_LIBS) -o $@
+
+# test_layout builds BTF with libbpf
+$(B)/ns-tests/test_layout $(B)/ns-tests-san/test_layout: agent/netscope/ns_layout.c
+$(B)/ns-tests/test_layout $(B)/ns-tests-san/test_layout: NS_T_MORE = agent/netscope/ns_layout.c $(NS_LIBS)
 # test_maps includes ns_maps.c, its bpf syscalls faked
 $(B)/ns-tests/test_maps $(B)/ns-tests-san/test_maps: agent/netscope/ns_maps.c
 # test_cli includes indigo-netscope's main.c for its static parse_args()
@@ -94,7 +100,7 @@ check-netscope-unit: $(NS_T) $(NS_T_SAN)
 check-netscope-ctl: $(B)/indigoctl
 	tests/netscope/indigoctl-netscope.sh $(B)/indigoctl
 
-check-netscope-net: $(B)/indigo-netscope $(B)/indigoctl $(B)/indigod
+check-netscope-net: $(B)/indigo-netscope $(B)/indigoctl $(B)/indigod $(B)/pin-other-layout
 	tests/net/netscope-net.sh
 
 check-netscope-guest: $(B)/indigo-netscope

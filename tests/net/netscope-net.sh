@@ -23,7 +23,8 @@
 #      the CC for one written into the map by anyone)
 #   6. a restarted agent keeps the pinned state and counts live flows
 #      again (flows that closed while none was attached do not stay
-#      live); after kill -9 the next one registers the CC again
+#      live); a map another build pinned in another layout of the same
+#      size is replaced; after kill -9 the next one registers the CC again
 #   7. under induced congestion the controller, having estimated each
 #      cgroup's sensitivity online, cuts the insensitive one's rate before
 #      the sensitive one's
@@ -504,7 +505,19 @@ pass "netscope CC unregistered on shutdown"
 wait $p_gone
 sleep 0.3
 kill -0 $p_kept 2>/dev/null || die "the kept flows ended before the restart"
+# meanwhile another build left ns_ctrl in a layout of the same size (where
+# this run owns the pins): the restart replaces it, keeping the rest
+if [ "$NS_PINS_FOUND" = 0 ]; then
+	"$B/pin-other-layout" "$NS_PINS/ns_ctrl" || die "pin-other-layout failed"
+	bpftool btf dump map pinned "$NS_PINS/ns_ctrl" value | grep -q "'w0'" ||
+		die "ns_ctrl not replaced by pin-other-layout"
+fi
 start_agent --observe
+if [ "$NS_PINS_FOUND" = 0 ]; then
+	bpftool btf dump map pinned "$NS_PINS/ns_ctrl" value | grep -q "'sens_milli'" ||
+		die "ns_ctrl of another layout kept on restart: $(bpftool btf dump map pinned "$NS_PINS/ns_ctrl" value | head -n 3)"
+	pass "a pinned ns_ctrl of another layout, same size, replaced on restart"
+fi
 [ "$(ns_json_get "$BULK" .flows)" = "$flows" ] || die "pinned state lost on restart"
 [ "$(ns_json_get "$BULK" .policy.cc)" = netscope ] || die "pinned policy lost on restart"
 [ "$(live_bulk "$GONE")" = "0 0" ] ||
