@@ -71,6 +71,8 @@ $(B)/ns-tests-san/%: tests/netscope/%.c tests/unit/check_main.h $(NS_T_LIB) $(NS
 $(B)/ns-tests/test_cc_math $(B)/ns-tests-san/test_cc_math: bpf/netscope_cc_math.h
 # test_sockops_math, the sock_ops program's
 $(B)/ns-tests/test_sockops_math $(B)/ns-tests-san/test_sockops_math: bpf/netscope_sockops_math.h
+# test_link, whose samples go into the base slots as the program puts them
+$(B)/ns-tests/test_link $(B)/ns-tests-san/test_link: bpf/netscope_sockops_math.h
 
 # test_agent includes the controller loop for its static functions
 $(B)/ns-tests/test_agent $(B)/ns-tests-san/test_agent: agent/netscope/ns_agent.c

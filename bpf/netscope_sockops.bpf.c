@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Netscope's sock_ops program: per-flow state in socket storage, per-cgroup
- * aggregates (RTT sum and count, EWMA, log2 histogram and minimum, delivered bytes,
- * segments sent, request/response turns, retransmits, CE marks, live
- * flows, these in the loader's epoch), and the cgroup's policy applied to
- * each flow when it is established and again at its first RTT callback
- * after the policy's generation changes. Flows that stay on the host are
- * left alone.
+ * aggregates (RTT sum and count, EWMA, log2 histogram, minimum and windowed
+ * minimum, delivered bytes, segments sent, request/response turns,
+ * retransmits, CE marks, live flows, these in the loader's epoch), and
+ * the cgroup's policy applied to each flow when it is established and
+ * again at its first RTT callback after the policy's generation changes.
+ * Flows that stay on the host are left alone.
  */
 #include "netscope_defs.h"
 #include "netscope_sockops_math.h"
@@ -401,6 +401,11 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 		v = skops->rtt_min;
 		if (v && (!st->min_rtt_us || v < st->min_rtt_us))
 			st->min_rtt_us = v;
+		/* unlocked, and benign: CPUs racing on one slot may keep a
+		 * higher sample than its least (until its next lower one), or
+		 * pair its new window with an RTT of the window before (one
+		 * window more of a base that spans two anyway) */
+		ns_base_take(st->base, bpf_ktime_get_ns() / NS_BASE_WIN_NS, rtt);
 	}
 	/* the peer has all we sent and the application has given no more: a
 	 * request (or response) completed. A paced or window-clamped bulk

@@ -56,6 +56,7 @@ struct row {
 	struct ns_policy pol;
 	struct ns_ctrl ctl;
 	int have_pol, have_ctl;
+	uint32_t base_us;	/* least RTT of the last one to two windows */
 };
 
 /* 0, -ENOENT when the cgroup's entry went meanwhile, or -errno */
@@ -69,6 +70,7 @@ static int load_row(const struct ns_maps *m, const char *root, uint64_t cgid,
 	ret = ns_stats_get(m, cgid, &r->st);
 	if (ret)
 		return ret;
+	r->base_us = ns_cg_base_us(&r->st, ns_base_win_now());
 	if (!*root || ns_cgroup_path(root, cgid, r->path, sizeof(r->path)))
 		snprintf(r->path, sizeof(r->path), "(gone)");
 	r->have_pol = !ns_policy_get(m, cgid, &r->pol);
@@ -95,13 +97,14 @@ static void print_json(const struct row *r, int first)
 	printf("%s{\"cgroup\":", first ? "" : ",\n ");
 	json_str(r->path);
 	printf(",\"cgroup_id\":%llu,\"flows_live\":%lld,\"flows_bulk\":%lld,\"flows\":%llu,"
-	       "\"srtt_us\":%u,\"min_rtt_us\":%u,\"rtt_samples\":%llu,"
+	       "\"srtt_us\":%u,\"min_rtt_us\":%u,\"base_rtt_us\":%u,"
+	       "\"rtt_samples\":%llu,"
 	       "\"delivered_bytes\":%llu,\"segs_out\":%llu,\"wire_bytes\":%llu,"
 	       "\"turns\":%llu,"
 	       "\"retrans\":%llu,\"ce_marks\":%llu,\"rtt_hist_log2_us\":[",
 	       (unsigned long long)r->cgid, (long long)r->st.live_flows,
 	       (long long)r->st.bulk_flows, (unsigned long long)r->st.flows, r->st.srtt_us, r->st.min_rtt_us,
-	       (unsigned long long)r->st.rtt_samples,
+	       r->base_us, (unsigned long long)r->st.rtt_samples,
 	       (unsigned long long)r->st.delivered_bytes,
 	       (unsigned long long)r->st.segs_out,
 	       (unsigned long long)ns_wire_bytes(&r->st),

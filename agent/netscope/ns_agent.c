@@ -314,6 +314,7 @@ static int measure_link(struct ns_agent *a, double dt, const char **why)
 	struct ns_link_view v;
 	struct ns_cg_stats st;
 	int ret, n, i, alive, alive_err = 0, kept = 0;
+	uint32_t win;
 	uint64_t key;
 
 	/* an interval that could not be read is not ended: the next one's
@@ -326,6 +327,7 @@ static int measure_link(struct ns_agent *a, double dt, const char **why)
 		*why = "reading ns_cg_stats";
 		return n;
 	}
+	win = ns_base_win_now();
 	for (i = 0; i < n; i++) {
 		key = a->keys[i];
 		if (ns_stats_get(&a->maps, key, &st))
@@ -339,7 +341,7 @@ static int measure_link(struct ns_agent *a, double dt, const char **why)
 		/* not known to be gone: kept, and the error reported */
 		if (alive < 0)
 			alive_err = alive;
-		ns_link_add(l, key, &st);
+		ns_link_add(l, key, &st, win);
 		kept++;
 	}
 	ns_link_end(l, dt, a->o.params.rate.capacity_Bps);

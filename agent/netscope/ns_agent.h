@@ -47,7 +47,8 @@ int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 int ns_agent_tick(struct ns_agent *a, const char **why);
 /* Live link figures for INDIGO's cost model: the queueing delay (the
  * mean RTT of the last interval's samples, every measured cgroup's, above
- * the least RTT seen) and the capacity they left over in it (ns_link.h).
+ * the least RTT of the last one to two windows) and the capacity they
+ * left over in it (ns_link.h).
  * -EAGAIN before the first interval. */
 int ns_agent_link(const struct ns_agent *a, double *queue_us, double *avail_Bps);
 /* 0 when "netscope" is registered; else why not. */

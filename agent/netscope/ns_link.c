@@ -2,6 +2,7 @@
 /* The shared link's figures per interval: see ns_link.h. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ns_link.h"
 
@@ -42,6 +43,30 @@ bool ns_cg_mark_since(const struct ns_cg_mark *was, const struct ns_cg_stats *st
 	return true;
 }
 
+uint32_t ns_base_win_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return ((uint64_t)t.tv_sec * 1000000000 + t.tv_nsec) / NS_BASE_WIN_NS;
+}
+
+uint32_t ns_cg_base_us(const struct ns_cg_stats *st, uint32_t win)
+{
+	uint32_t base = 0;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		const struct ns_base_slot *b = &st->base[i];
+
+		/* unsigned: a window number that wrapped is still one back */
+		if (b->rtt_us && win - b->win <= 1 &&
+		    (!base || b->rtt_us < base))
+			base = b->rtt_us;
+	}
+	return base;
+}
+
 void ns_link_init(struct ns_link *l)
 {
 	memset(l, 0, sizeof(*l));
@@ -60,16 +85,19 @@ static uint64_t gained(uint64_t now, uint64_t was)
 	return now >= was ? now - was : now;
 }
 
-void ns_link_add(struct ns_link *l, uint64_t cgid, const struct ns_cg_stats *st)
+void ns_link_add(struct ns_link *l, uint64_t cgid, const struct ns_cg_stats *st,
+		 uint32_t win)
 {
 	static const struct ns_link_cg none;
 	struct ns_link_cg key = { .cgid = cgid }, *c;
 	const struct ns_link_cg *old;
+	uint32_t base;
 
 	if (l->ncur == NS_CGROUPS_MAX)
 		return;
-	if (st->min_rtt_us && (!l->base_us || st->min_rtt_us < l->base_us))
-		l->base_us = st->min_rtt_us;
+	base = ns_cg_base_us(st, win);
+	if (base && (!l->acc.base_us || base < l->acc.base_us))
+		l->acc.base_us = base;
 	c = &l->cur[l->ncur++];
 	*c = (struct ns_link_cg){
 		.cgid = cgid, .samples = st->rtt_samples,
@@ -88,6 +116,8 @@ void ns_link_add(struct ns_link *l, uint64_t cgid, const struct ns_cg_stats *st)
 
 void ns_link_end(struct ns_link *l, double dt_s, double cap_Bps)
 {
+	if (l->acc.base_us)
+		l->base_us = l->acc.base_us;
 	if (l->have_prev && dt_s > 0 && cap_Bps > 0) {
 		double used = l->acc.wire / dt_s;
 

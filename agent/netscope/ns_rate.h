@@ -41,7 +41,7 @@ struct ns_rate {
 
 struct ns_rate_obs {
 	double delay_us;		/* the interval's mean RTT */
-	double base_us;			/* the path's least RTT */
+	double base_us;			/* the path's least RTT, lately */
 	double ce;			/* CE marks in the interval */
 	double util;			/* the link's use, a share of capacity */
 };

@@ -227,7 +227,7 @@ wait $p_one
 bps=$(cat "$LOG.bps")
 rm -f "$LOG.bps"
 [ -n "$link" ] && ((link > 1000)) || die "link queue '$link' us under CUBIC"
-jq -e '.[0].value | .rtt_samples > 0 and .delay_us > .base_us' <<<"$view" >/dev/null ||
+jq -e '.[0].value | .rtt_samples > 0 and .base_us > 0 and .delay_us > .base_us' <<<"$view" >/dev/null ||
 	die "ns_link: $view"
 pass "the link's queue as the controller measured it: $link us"
 # iperf3's control connection and its data flow, each counted once
@@ -236,6 +236,8 @@ pass "the link's queue as the controller measured it: $link us"
 [ "$(ns_json_get "$BULK" .rtt_samples)" -gt 0 ] || die "no RTT samples"
 [ "$(ns_json_get "$BULK" .srtt_us)" -gt 0 ] || die "no RTT EWMA"
 [ "$(ns_json_get "$BULK" .min_rtt_us)" -gt 0 ] || die "no min RTT"
+# the windowed least RTT, which the link's base is taken from
+[ "$(ns_json_get "$BULK" .base_rtt_us)" -gt 0 ] || die "no windowed base RTT"
 # the kernel takes an RTT sample about once a round trip: the two flows,
 # on one queue for as long, take about as many, each sample counted once
 # under two attachments as under one
@@ -260,7 +262,7 @@ sleep 0.3
 [ "$(ns_json_get "$BULK" .flows_live)" -eq 0 ] || die "flows still live after iperf3 ended"
 [ "$(ns_json_get "$BULK" .flows_bulk)" -eq 0 ] || die "bulk flows still counted after iperf3 ended"
 [ "$(ns_json_get "$RR" .flows)" = null ] || die "idle cgroup has aggregates"
-pass "aggregates: $(ns_json_get "$BULK" .flows) flows, $samples RTT samples ($one beside them under one attachment), srtt $(ns_json_get "$BULK" .srtt_us) us, min $(ns_json_get "$BULK" .min_rtt_us) us, $sent bytes at $(jq -n "$bps/1e6|floor") Mbit/s"
+pass "aggregates: $(ns_json_get "$BULK" .flows) flows, $samples RTT samples ($one beside them under one attachment), srtt $(ns_json_get "$BULK" .srtt_us) us, min $(ns_json_get "$BULK" .min_rtt_us) us, base $(ns_json_get "$BULK" .base_rtt_us) us, $sent bytes at $(jq -n "$bps/1e6|floor") Mbit/s"
 # a bulk flow rarely drains; a request/response one after every request,
 # and the controller then counts its progress in turns
 turns_bulk=$(ns_json_get "$BULK" .turns)

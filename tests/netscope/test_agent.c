@@ -305,6 +305,7 @@ START_TEST(unmeasured_link_is_not_acted_on)
 	stats.rtt_samples += 10;
 	stats.rtt_sum_us += 50000;
 	stats.min_rtt_us = 100;
+	stats.base[0] = (struct ns_base_slot){ ns_base_win_now(), 100 };
 	figure("200\n");
 	a->last.tv_sec = 0;
 	ck_assert_int_eq(ns_agent_tick(a, &why), 0);

@@ -42,6 +42,23 @@
 					 * much, */
 #define NS_CLAMP_MIN		4	/* and at least this many segments */
 #define NS_HOST_PEERS_MAX	64	/* prefixes in ns_host_peers */
+#define NS_BASE_WIN_NS		10000000000ULL	/* base RTT window: 10 s */
+
+/*
+ * A cgroup's least RTT sample in one window of NS_BASE_WIN_NS of
+ * CLOCK_MONOTONIC (bpf_ktime_get_ns()): window number w is the time in ns
+ * over NS_BASE_WIN_NS, kept in slot w & 1 of ns_cg_stats.base. The least
+ * of the slots of the current window and the one before it is the path's
+ * base RTT over the last one to two windows, as BBR's min_rtt filter: it
+ * follows a path change that lengthens the RTT (a reroute, a VM moving)
+ * within two windows. The controller's base (ns_link_view.base_us) is the
+ * least over every cgroup, or the last one while none took a sample in
+ * two windows.
+ */
+struct ns_base_slot {
+	__u32 win;			/* window number of rtt_us */
+	__u32 rtt_us;			/* least sample in it; 0: none */
+};
 
 /* Per-cgroup aggregates over its TCP flows (the sending side's view). */
 struct ns_cg_stats {
@@ -50,7 +67,13 @@ struct ns_cg_stats {
 					 * interval, where srtt_us is the
 					 * last few */
 	__u32 srtt_us;			/* EWMA of RTT samples, gain 1/8 */
-	__u32 min_rtt_us;		/* 0: no sample yet */
+	/*
+	 * The least of its flows' own minimum RTTs ever (the kernel's, each
+	 * windowed over 5 min); 0: no sample yet. It never goes up: the
+	 * controller takes its queue above base, which follows the path.
+	 */
+	__u32 min_rtt_us;
+	struct ns_base_slot base[2];	/* see struct ns_base_slot */
 	__u64 delivered_bytes;		/* bytes acked by the peers */
 	__u64 retrans;			/* retransmitted segments */
 	__u64 ce_marks;			/* segments delivered with CE */
@@ -161,7 +184,7 @@ struct ns_link_view {
 	__u64 intervals;		/* measured so far; 0: none yet */
 	__u64 rtt_samples;		/* taken in the interval */
 	__u32 delay_us;			/* their mean; base_us if none */
-	__u32 base_us;			/* the least RTT any cgroup took */
+	__u32 base_us;			/* any cgroup's: see ns_base_slot */
 	__u32 queue_us;			/* delay_us above base_us */
 	__u32 util_milli;		/* bytes on the wire over capacity */
 	__u32 interval_ms;		/* the interval's length */
