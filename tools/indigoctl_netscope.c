@@ -10,6 +10,10 @@
  *       policy that the controller leaves alone
  *   indigoctl netscope clear CGROUP          hands the cgroup back: a
  *       neutral policy, which its flows apply (lifting what was set)
+ *
+ * set and clear hold NS_POLICY_LOCK (ns_maps.h) around their read and
+ * update, as the controller does: waiting for it at most
+ * NS_POLICY_LOCK_WAIT_MS, then failing with nothing written.
  */
 #include <errno.h>
 #include <limits.h>
@@ -41,6 +45,9 @@ static int fail(const char *what, int err)
 	else if (err == -EPROTO)
 		fprintf(stderr, "indigoctl: netscope: %s: maps of another version of Netscope (restart its agent, or use that version's indigoctl)\n",
 			what);
+	else if (err == -EWOULDBLOCK)
+		fprintf(stderr, "indigoctl: netscope: %s: %s held by another writer for %d s; nothing written\n",
+			what, NS_POLICY_LOCK, NS_POLICY_LOCK_WAIT_MS / 1000);
 	else if (err == -EMEDIUMTYPE)
 		fprintf(stderr, "indigoctl: netscope: %s: not a cgroup v2 directory\n",
 			what);
@@ -307,31 +314,39 @@ static int parse_setting(struct setting *s, const char *arg)
 	return -EINVAL;
 }
 
+static int fixed_policy(struct ns_policy *p, const struct ns_policy *old,
+			void *arg)
+{
+	const struct setting *s = arg;
+
+	(void)old;		/* keys not given keep their value, in @p */
+	p->flags |= NS_POLICY_FIXED;
+	p->owner = 0;		/* no controller's now */
+	if (s->cc)
+		memcpy(p->cc, s->p.cc, sizeof(p->cc));
+	if (s->rate)
+		p->rate_Bps = s->p.rate_Bps;
+	if (s->clamp)
+		p->cwnd_clamp = s->p.cwnd_clamp;
+	if (s->sens) {
+		p->sens_milli = s->p.sens_milli;
+		p->flags |= NS_POLICY_SENS;
+	}
+	return 1;
+}
+
 static int cmd_set(const struct ns_maps *m, const char *cgroup,
 		   const struct setting *s)
 {
-	struct ns_policy p = { .flags = NS_POLICY_FIXED };
 	uint64_t cgid;
 	int ret;
 
 	ret = ns_cgroup_id(cgroup, &cgid);
 	if (ret)
 		return fail(cgroup, ret);
-	ns_policy_get(m, cgid, &p);	/* keys not given keep their value */
-	p.flags |= NS_POLICY_FIXED;
-	p.owner = 0;			/* no controller's now */
-	if (s->cc)
-		memcpy(p.cc, s->p.cc, sizeof(p.cc));
-	if (s->rate)
-		p.rate_Bps = s->p.rate_Bps;
-	if (s->clamp)
-		p.cwnd_clamp = s->p.cwnd_clamp;
-	if (s->sens) {
-		p.sens_milli = s->p.sens_milli;
-		p.flags |= NS_POLICY_SENS;
-	}
-	ret = ns_policy_put(m, cgid, &p);
-	return ret ? fail("ns_policy", ret) : 0;
+	ret = ns_policy_update(m, cgid, fixed_policy, (void *)s,
+			       NS_POLICY_LOCK_WAIT_MS);
+	return ret < 0 ? fail("ns_policy", ret) : 0;
 }
 
 /* A neutral policy, not a deleted one: its flows lift what the fixed one

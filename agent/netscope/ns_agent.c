@@ -132,8 +132,10 @@ int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 	a->owner = ns_loader_prog_id(a->ld);
 	ret = a->owner ? ns_policy_release(&a->maps, a->owner) : -EIO;
 	if (ret) {
-		*why = a->owner ? "releasing a gone controller's ns_policy entries" :
-				  "reading the sock_ops program's id";
+		*why = !a->owner ? "reading the sock_ops program's id" :
+		       ret == -EWOULDBLOCK ?
+		       "releasing a gone controller's ns_policy entries: " NS_POLICY_LOCK " held by another writer" :
+		       "releasing a gone controller's ns_policy entries";
 		ns_agent_stop(a);
 		return ret;
 	}
@@ -157,9 +159,35 @@ static int32_t milli(double c)
 	return c < -1e6 ? -1000000000 : c > 1e6 ? 1000000000 : c * 1000;
 }
 
+struct publish_arg {
+	struct ns_agent *a;
+	struct ns_ctl_app *c;
+};
+
+/* publish()'s ns_policy: the controller's own, where none is fixed */
+static int controller_policy(struct ns_policy *pol, const struct ns_policy *old,
+			     void *arg)
+{
+	const struct publish_arg *pa = arg;
+	struct ns_ctl_app *c = pa->c;
+
+	c->paced_Bps = 0;	/* unless this controller sets its rate, below */
+	if (old && old->flags & NS_POLICY_FIXED)
+		return 0;
+	memcpy(pol->cc, pa->a->o.cc, sizeof(pol->cc));
+	pol->rate_Bps = ns_app_pacing(&c->app, c->use_Bps);
+	c->paced_Bps = pol->rate_Bps;
+	pol->sens_milli = fmin(c->app.c * 1000, NS_SENS_MAX_MILLI);
+	pol->flags |= NS_POLICY_SENS;
+	pol->owner = pa->a->owner;
+	/* an unchanged policy would only make every flow re-apply it */
+	return !(old && old->gen && !memcmp(pol->cc, old->cc, sizeof(pol->cc)) &&
+		 pol->rate_Bps == old->rate_Bps &&
+		 pol->sens_milli == old->sens_milli && pol->owner == old->owner);
+}
+
 static int publish(struct ns_agent *a, struct ns_ctl_app *c)
 {
-	struct ns_policy pol = { 0 }, old = { 0 };
 	const struct ns_slope *s = &c->app.slope;
 	struct ns_ctrl ctl = {
 		.sens_milli = milli(s->mean),
@@ -173,28 +201,19 @@ static int publish(struct ns_agent *a, struct ns_ctl_app *c)
 			 (ns_app_sensitive(&c->app, &a->o.params) ?
 			  NS_CTRL_SENSITIVE : 0),
 	};
+	struct publish_arg pa = { a, c };
 	int ret = ns_ctrl_put(&a->maps, c->cgid, &ctl);
 
-	c->paced_Bps = 0;	/* unless this controller sets its rate, below */
-	if (ret || !a->o.control)
+	if (ret || !a->o.control) {
+		c->paced_Bps = 0;
 		return ret;
-	if (!ns_policy_get(&a->maps, c->cgid, &old)) {
-		if (old.flags & NS_POLICY_FIXED)
-			return 0;
-		pol = old;
 	}
-	memcpy(pol.cc, a->o.cc, sizeof(pol.cc));
-	pol.rate_Bps = ns_app_pacing(&c->app, c->use_Bps);
-	c->paced_Bps = pol.rate_Bps;
-	pol.sens_milli = fmin(c->app.c * 1000, NS_SENS_MAX_MILLI);
-	pol.flags |= NS_POLICY_SENS;
-	pol.owner = a->owner;
-	/* an unchanged policy would only make every flow re-apply it */
-	if (!memcmp(pol.cc, old.cc, sizeof(pol.cc)) && pol.gen &&
-	    pol.rate_Bps == old.rate_Bps && pol.sens_milli == old.sens_milli &&
-	    pol.owner == old.owner)
-		return 0;
-	return ns_policy_put(&a->maps, c->cgid, &pol);
+	/* under the writers' lock, or indigoctl's fixed policy written
+	 * between the read and the update would be lost; not waited for,
+	 * the interval goes on: its policy is skipped (the last one holds,
+	 * with its pacing) and the next interval's written */
+	ret = ns_policy_update(&a->maps, c->cgid, controller_policy, &pa, 0);
+	return ret < 0 ? ret : 0;
 }
 
 /*
@@ -297,7 +316,9 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 	c->units = units;
 	ret = publish(a, c);
 	if (ret) {
-		*why = "writing ns_policy/ns_ctrl";
+		*why = ret == -EWOULDBLOCK ?
+		       "ns_policy locked by another writer (" NS_POLICY_LOCK "): this interval's policy not written" :
+		       "writing ns_policy/ns_ctrl";
 		return ret;
 	}
 	if (perr)

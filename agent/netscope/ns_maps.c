@@ -7,8 +7,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 
@@ -134,11 +136,75 @@ static int put_after(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p
 	return bpf_map_update_elem(m->policy, &cgid, p, BPF_ANY) ? -errno : 0;
 }
 
-int ns_policy_put(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p)
+/* The lock file, its directory made where missing (no unit made it). */
+static int lock_open(void)
 {
-	struct ns_policy old;
+	char dir[PATH_MAX], *slash;
+	int fd = open(NS_POLICY_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 
-	return put_after(m, cgid, p, ns_policy_get(m, cgid, &old) ? NULL : &old);
+	if (fd >= 0 || errno != ENOENT)
+		return fd >= 0 ? fd : -errno;
+	snprintf(dir, sizeof(dir), "%s", NS_POLICY_LOCK);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -errno;
+	fd = open(NS_POLICY_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	return fd >= 0 ? fd : -errno;
+}
+
+#define LOCK_NAP_MS	5
+
+/* NS_POLICY_LOCK held: its fd (closing it lets go), or -errno. Polled,
+ * not waited for in flock(): a holder that is stuck must not stop a
+ * controller, whose intervals go on. */
+static int policy_lock(int wait_ms)
+{
+	const struct timespec nap = { .tv_nsec = LOCK_NAP_MS * 1000000L };
+	int fd = lock_open(), waited = 0, ret;
+
+	if (fd < 0)
+		return fd;
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		ret = -errno;
+		if ((ret != -EWOULDBLOCK && ret != -EINTR) || waited >= wait_ms) {
+			close(fd);
+			return ret;
+		}
+		nanosleep(&nap, NULL);
+		waited += LOCK_NAP_MS;
+	}
+	return fd;
+}
+
+/* ns_policy_update() with NS_POLICY_LOCK held */
+static int update_locked(const struct ns_maps *m, uint64_t cgid,
+			 ns_policy_fn fn, void *arg)
+{
+	struct ns_policy old, p = { 0 };
+	bool have = !ns_policy_get(m, cgid, &old);
+	int ret;
+
+	if (have)
+		p = old;
+	ret = fn(&p, have ? &old : NULL, arg);
+	if (ret <= 0)
+		return ret;
+	ret = put_after(m, cgid, &p, have ? &old : NULL);
+	return ret ? ret : 1;
+}
+
+int ns_policy_update(const struct ns_maps *m, uint64_t cgid, ns_policy_fn fn,
+		     void *arg, int wait_ms)
+{
+	int fd = policy_lock(wait_ms), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = update_locked(m, cgid, fn, arg);
+	close(fd);
+	return ret;
 }
 
 static bool is_neutral(const struct ns_policy *p)
@@ -148,12 +214,21 @@ static bool is_neutral(const struct ns_policy *p)
 	return !memcmp(p, &zero, sizeof(zero));
 }
 
+static int neutral(struct ns_policy *p, const struct ns_policy *old, void *arg)
+{
+	(void)arg;
+	if (!old)
+		return -ENOENT;
+	*p = (struct ns_policy){ 0 };
+	return 1;
+}
+
 int ns_policy_neutral(const struct ns_maps *m, uint64_t cgid)
 {
-	struct ns_policy old, p = { 0 };
-	int ret = ns_policy_get(m, cgid, &old);
+	int ret = ns_policy_update(m, cgid, neutral, NULL,
+				   NS_POLICY_LOCK_WAIT_MS);
 
-	return ret ? ret : put_after(m, cgid, &p, &old);
+	return ret < 0 ? ret : 0;
 }
 
 /* A controller is gone once its program is: no process holds it any more. */
@@ -169,16 +244,25 @@ static bool owner_gone(uint32_t owner)
 	return fd < 0 && errno == ENOENT;
 }
 
+/* gone meanwhile (its cgroup forgotten): nothing to release */
+static int release(struct ns_policy *p, const struct ns_policy *old, void *arg)
+{
+	uint32_t owner = *(const uint32_t *)arg;
+
+	if (!old || old->flags & NS_POLICY_FIXED || is_neutral(old) ||
+	    (old->owner != owner && !owner_gone(old->owner)))
+		return 0;
+	*p = (struct ns_policy){ 0 };
+	return 1;
+}
+
 int ns_policy_release_one(const struct ns_maps *m, uint64_t cgid,
 			  uint32_t owner)
 {
-	struct ns_policy p, zero = { 0 };
+	int ret = ns_policy_update(m, cgid, release, &owner,
+				   NS_POLICY_LOCK_WAIT_MS);
 
-	/* gone meanwhile (its cgroup forgotten): nothing to release */
-	if (ns_policy_get(m, cgid, &p) || p.flags & NS_POLICY_FIXED ||
-	    is_neutral(&p) || (p.owner != owner && !owner_gone(p.owner)))
-		return 0;
-	return put_after(m, cgid, &zero, &p);
+	return ret < 0 ? ret : 0;
 }
 
 int ns_policy_release(const struct ns_maps *m, uint32_t owner)
@@ -188,13 +272,18 @@ int ns_policy_release(const struct ns_maps *m, uint32_t owner)
 	 * deleted under the walk (by another agent) fills the list with
 	 * those seen again before the last ones are reached */
 	uint64_t keys[NS_CGROUPS_MAX];
-	int n = ns_map_keys(m->policy, keys), i, ret, first = n < 0 ? n : 0;
+	int fd = policy_lock(NS_POLICY_LOCK_WAIT_MS), n, i, ret, first;
 
+	if (fd < 0)
+		return fd;
+	n = ns_map_keys(m->policy, keys);
+	first = n < 0 ? n : 0;
 	for (i = 0; i < n; i++) {
-		ret = ns_policy_release_one(m, keys[i], owner);
-		if (ret && !first)
+		ret = update_locked(m, keys[i], release, &owner);
+		if (ret < 0 && !first)
 			first = ret;
 	}
+	close(fd);
 	return first;
 }
 

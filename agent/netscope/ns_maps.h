@@ -26,8 +26,36 @@ void ns_maps_close(struct ns_maps *m);
 int ns_stats_get(const struct ns_maps *m, uint64_t cgid, struct ns_cg_stats *s);
 int ns_policy_get(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p);
 int ns_ctrl_get(const struct ns_maps *m, uint64_t cgid, struct ns_ctrl *c);
-/* Stores @p with the next generation, so that flows apply it. */
-int ns_policy_put(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p);
+
+/*
+ * Every read-modify-write of ns_policy (indigoctl netscope set and clear,
+ * a controller's policy each interval and its release of them) holds an
+ * exclusive flock on this file: a map has no compare-and-swap from
+ * userspace, and a write between another writer's read and its update
+ * would be lost (an operator's fixed policy overwritten by a controller,
+ * and the gen flows go by stepping back). Not the pin directory, which
+ * the agent holds for as long as it runs (ns_loader.c), nor a file in
+ * it: the BPF filesystem has none. Its directory is made where missing.
+ */
+#ifndef NS_POLICY_LOCK
+#define NS_POLICY_LOCK		"/run/indigo/ns_policy.lock"
+#endif
+/* The longest a writer that waits for the lock waits (one that holds it
+ * holds it for a few map operations): then -EWOULDBLOCK. */
+#define NS_POLICY_LOCK_WAIT_MS	2000
+
+/*
+ * Decides the cgroup's next policy from its current one, @old (NULL: it
+ * has none), into @p (a copy of @old, or all zero): 1 to store it at the
+ * generation after @old's, 0 to leave the entry as it is, or -errno.
+ */
+typedef int (*ns_policy_fn)(struct ns_policy *p, const struct ns_policy *old,
+			    void *arg);
+/* Runs @fn over the cgroup's policy and stores what it decided, under
+ * NS_POLICY_LOCK, waiting at most @wait_ms for it: @fn's answer (1: stored),
+ * -EWOULDBLOCK while another writer held it, or another -errno. */
+int ns_policy_update(const struct ns_maps *m, uint64_t cgid, ns_policy_fn fn,
+		     void *arg, int wait_ms);
 /* Replaces the cgroup's policy with a neutral one (all zero: its flows lift
  * what Netscope set), at the next generation: 0, -ENOENT when it has
  * none, or -errno. */

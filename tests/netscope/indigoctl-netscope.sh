@@ -3,8 +3,9 @@
 # mounted over /sys/fs/bpf in a mount namespace of its own, so the maps of
 # a Netscope that runs on this host are never touched. Bad values are
 # refused before any map is, a directory off cgroup v2 is no cgroup, a
-# rate past 34 Gbit/s is kept whole, --json parses, and entries deleted
-# under the walk show no row twice. Needs root.
+# rate past 34 Gbit/s is kept whole, --json parses, set waits for the
+# writers' lock (bounded), and entries deleted under the walk show no row
+# twice. Needs root.
 #
 # Usage: indigoctl-netscope.sh PATH/TO/indigoctl
 set -euo pipefail
@@ -15,6 +16,9 @@ if [ -z "${NS_CTL_INNER:-}" ]; then
 fi
 mount -t bpf bpf /sys/fs/bpf
 mkdir /sys/fs/bpf/indigo
+# and a /run of its own, for the writers' lock (/run/indigo/ns_policy.lock)
+mount -t tmpfs tmpfs /run
+mkdir /run/indigo
 cgroot=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 dir=$(mktemp -d)
 cg="$cgroot/indigoctl-ns-test.$$"
@@ -90,6 +94,37 @@ else fail rate-40-gbit-json "$(cat "$dir/out.json")"; fi
 # find no policy written does find one that was
 if [ -n "$(policy)" ]; then pass policy-lookup-finds-one
 else fail policy-lookup-finds-one "no entry for $cg ($key) in $pin/ns_policy"; fi
+
+# The writers' lock: ns_policy has no compare-and-swap, and a controller's
+# read-modify-write around indigoctl's would overwrite its fixed policy.
+# Held by another writer, set waits, and writes once it is let go; held
+# past the wait (a stuck writer), it gives up and writes nothing.
+rate_of() {
+	"$ctl" --json netscope | python3 -c '
+import json, sys
+print([r for r in json.load(sys.stdin) if r["cgroup"] == sys.argv[1]][0]["policy"]["rate_bps"])' "$cg"
+}
+exec 9>/run/indigo/ns_policy.lock
+flock 9
+"$ctl" netscope set "$cg" rate_mbit=30 9>&- &
+setter=$!
+sleep 0.5
+held_off=no
+if kill -0 $setter 2>/dev/null && [ "$(rate_of)" = 40000000000 ]; then held_off=yes; fi
+flock -u 9
+rc=0
+wait $setter || rc=$?
+if [ $held_off = yes ] && [ $rc = 0 ] && [ "$(rate_of)" = 30000000 ]; then pass set-waits-for-lock
+else fail set-waits-for-lock "held off: $held_off, exit $rc, rate $(rate_of)"; fi
+flock 9
+rc=0 t0=$(date +%s%N)
+"$ctl" netscope set "$cg" rate_mbit=20 9>&- 2>"$dir/err" || rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+exec 9>&-
+if [ $rc = 1 ] && [ $ms -ge 2000 ] && [ $ms -lt 10000 ] &&
+   grep -q "ns_policy.lock held by another writer" "$dir/err" &&
+   [ "$(rate_of)" = 30000000 ]; then pass set-gives-up-on-stuck-lock
+else fail set-gives-up-on-stuck-lock "exit $rc after $ms ms, rate $(rate_of): $(cat "$dir/err")"; fi
 
 # output that cannot be written (a full disk): exit 1 and a sentence, as
 # the other commands, not exit 0 with the rows lost

@@ -37,14 +37,27 @@ int ns_stats_get(const struct ns_maps *m, uint64_t cgid, struct ns_cg_stats *s)
 	return 0;
 }
 
-int ns_policy_get(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p)
-{
-	return -ENOENT;
-}
+/* the one cgroup's ns_policy entry, which another writer may hold locked */
+static struct ns_policy policy;
+static bool have_policy, policy_locked;
+static int policy_wait_ms = -1;	/* what the last update would wait */
 
-int ns_policy_put(const struct ns_maps *m, uint64_t cgid, struct ns_policy *p)
+int ns_policy_update(const struct ns_maps *m, uint64_t cgid, ns_policy_fn fn,
+		     void *arg, int wait_ms)
 {
-	return 0;
+	struct ns_policy p = have_policy ? policy : (struct ns_policy){ 0 };
+	int ret;
+
+	policy_wait_ms = wait_ms;
+	if (policy_locked)
+		return -EWOULDBLOCK;
+	ret = fn(&p, have_policy ? &policy : NULL, arg);
+	if (ret > 0) {
+		p.gen = policy.gen + 1;
+		policy = p;
+		have_policy = true;
+	}
+	return ret;
 }
 
 int ns_ctrl_put(const struct ns_maps *m, uint64_t cgid, const struct ns_ctrl *c)
@@ -161,6 +174,9 @@ static void setup(void)
 	path_id = 1;
 	forgot = released = 0;
 	policy_key = ctrl_key = 0;
+	memset(&policy, 0, sizeof(policy));
+	have_policy = policy_locked = false;
+	policy_wait_ms = -1;
 }
 
 static void teardown(void)
@@ -525,6 +541,48 @@ START_TEST(gone_cgroup_without_stats_is_forgotten)
 }
 END_TEST
 
+/*
+ * Another writer holding ns_policy's lock (a stuck indigoctl): the
+ * controller's interval does not wait for it, writes no policy and says
+ * why, its ns_ctrl still written; a fixed policy indigoctl wrote then is
+ * left as it is.
+ */
+START_TEST(locked_policy_is_skipped_and_fixed_one_kept)
+{
+	struct ns_agent *a = agent_new();
+	struct ns_ctl_app *c = &a->apps[0];
+	const char *why = NULL;
+	uint32_t gen;
+
+	figure("100\n");
+	ck_assert_int_eq(step_app(a, c, 0.2, &why), 0);
+	ck_assert(have_policy && !(policy.flags & NS_POLICY_FIXED));
+	ck_assert_int_eq(policy_wait_ms, 0);
+	gen = policy.gen;
+	policy_locked = true;
+	c->app.c = 0.5;		/* a policy that would change */
+	figure("200\n");
+	ck_assert_int_eq(step_app(a, c, 0.2, &why), -EWOULDBLOCK);
+	ck_assert_ptr_nonnull(strstr(why, NS_POLICY_LOCK));
+	ck_assert_int_eq(policy_wait_ms, 0);
+	ck_assert_uint_eq(policy.gen, gen);
+	ck_assert_uint_eq(ctrl_puts, 2);
+	/* indigoctl netscope set, once it has the lock */
+	policy_locked = false;
+	policy.flags |= NS_POLICY_FIXED;
+	policy.rate_Bps = 5000000;
+	policy.owner = 0;
+	policy.gen++;
+	figure("300\n");
+	ck_assert_int_eq(step_app(a, c, 0.2, &why), 0);
+	ck_assert(policy.flags & NS_POLICY_FIXED);
+	ck_assert_uint_eq(policy.rate_Bps, 5000000);
+	ck_assert_uint_eq(policy.gen, gen + 1);
+	ck_assert_uint_eq(c->paced_Bps, 0);
+	free(a);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ns_agent");
@@ -542,6 +600,7 @@ int main(void)
 	tcase_add_test(tc, one_cgroup_twice_is_refused);
 	tcase_add_test(tc, attach_point_not_cgroup2_is_refused);
 	tcase_add_test(tc, gone_cgroup_without_stats_is_forgotten);
+	tcase_add_test(tc, locked_policy_is_skipped_and_fixed_one_kept);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

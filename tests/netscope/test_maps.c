@@ -8,7 +8,17 @@
  */
 #include "check_main.h"
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+/* the writers' lock, in a directory of the test's own (made by the first
+ * writer) */
+static char lock_dir[64], lock_path[PATH_MAX];
+#define NS_POLICY_LOCK	lock_path
 
 /* the code under test, for its calls of the bpf syscalls faked here */
 #include "../../agent/netscope/ns_maps.c"
@@ -60,15 +70,28 @@ int bpf_map_get_next_key(int fd, const void *key, void *next_key)
 	return 0;
 }
 
+/* another writer's update of a cgroup, run once after the next read of
+ * ns_policy, before the update that follows it; and what it returned */
+static ns_policy_fn intruder;
+static int intruded;
+
 int bpf_map_lookup_elem(int fd, const void *key, void *value)
 {
+	const struct ns_maps m = { .stats = -1, .policy = POLICY_FD,
+				   .ctrl = -1, .link = -1, .epoch = -1 };
 	int i = find(*(const uint64_t *)key);
+	ns_policy_fn fn = intruder;
 
 	if (fd != POLICY_FD || i < 0) {
 		errno = ENOENT;
 		return -1;
 	}
 	memcpy(value, &vals[i], sizeof(vals[i]));
+	if (fn) {
+		intruder = NULL;
+		intruded = ns_policy_update(&m, *(const uint64_t *)key, fn,
+					    NULL, 0);
+	}
 	return 0;
 }
 
@@ -153,12 +176,127 @@ START_TEST(release_reaches_every_key_under_a_delete)
 }
 END_TEST
 
+#define CG		7
+#define OWNER		42
+#define FIXED_BPS	5000000
+
+/* indigoctl netscope set rate_mbit=40 */
+static int operator_fixes(struct ns_policy *p, const struct ns_policy *old,
+			  void *arg)
+{
+	p->flags |= NS_POLICY_FIXED;
+	p->owner = 0;
+	p->rate_Bps = FIXED_BPS;
+	return 1;
+}
+
+/* the controller's interval: its own rate, where none is fixed */
+static int controller_paces(struct ns_policy *p, const struct ns_policy *old,
+			    void *arg)
+{
+	if (old && old->flags & NS_POLICY_FIXED)
+		return 0;
+	p->rate_Bps = 2000000;
+	p->owner = OWNER;
+	return 1;
+}
+
+static void one_policy(void)
+{
+	struct ns_policy p = { .rate_Bps = 1000000, .gen = 5, .owner = OWNER };
+	uint64_t key = CG;
+
+	nkeys = 0;
+	bpf_map_update_elem(POLICY_FD, &key, &p, BPF_ANY);
+}
+
+/* indigoctl's fixed policy written between the controller's read and its
+ * update was overwritten by the controller's: the operator's setting lost,
+ * and the gen went back to one flows had applied. Under the lock, the
+ * writer that comes second waits (here: is refused, and tries again). */
+START_TEST(fixed_policy_written_meanwhile_is_kept)
+{
+	struct ns_maps m = { .stats = -1, .policy = POLICY_FD, .ctrl = -1,
+			     .link = -1, .epoch = -1 };
+
+	one_policy();
+	intruder = operator_fixes;
+	ck_assert_int_ge(ns_policy_update(&m, CG, controller_paces, NULL, 0), 0);
+	ck_assert_ptr_null(intruder);
+	if (intruded == -EWOULDBLOCK)	/* indigoctl's wait, over */
+		intruded = ns_policy_update(&m, CG, operator_fixes, NULL, 0);
+	ck_assert_int_eq(intruded, 1);
+	ck_assert_int_eq(nkeys, 1);
+	ck_assert_msg(vals[0].flags & NS_POLICY_FIXED &&
+		      vals[0].rate_Bps == FIXED_BPS && vals[0].owner == 0,
+		      "the fixed policy lost: flags %#x rate %llu owner %u",
+		      vals[0].flags, (unsigned long long)vals[0].rate_Bps,
+		      vals[0].owner);
+	/* each write at a gen of its own, none gone back */
+	ck_assert_uint_ge(vals[0].gen, 6);
+	ck_assert_uint_le(vals[0].gen, 7);
+}
+END_TEST
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1e3 + (t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* another writer holding the lock (a stuck indigoctl): a controller's
+ * update does not wait for it, a waiting one waits no longer than it said,
+ * and neither writes; once it is let go, they do */
+START_TEST(held_lock_waits_bounded_and_writes_nothing)
+{
+	struct ns_maps m = { .stats = -1, .policy = POLICY_FD, .ctrl = -1,
+			     .link = -1, .epoch = -1 };
+	struct timespec t0;
+	int fd;
+
+	one_policy();
+	ck_assert_int_eq(ns_policy_update(&m, CG, controller_paces, NULL, 0), 1);
+	fd = open(lock_path, O_RDWR | O_CLOEXEC);	/* the first made it */
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(flock(fd, LOCK_EX | LOCK_NB), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ck_assert_int_eq(ns_policy_update(&m, CG, operator_fixes, NULL, 0),
+			 -EWOULDBLOCK);
+	ck_assert_double_lt(ms_since(&t0), 40);	/* not napped */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ck_assert_int_eq(ns_policy_update(&m, CG, operator_fixes, NULL, 50),
+			 -EWOULDBLOCK);
+	ck_assert_double_ge(ms_since(&t0), 50);
+	ck_assert_int_eq(vals[0].rate_Bps, 2000000);
+	ck_assert_uint_eq(vals[0].gen, 6);
+	close(fd);
+	ck_assert_int_eq(ns_policy_update(&m, CG, operator_fixes, NULL, 0), 1);
+	ck_assert_int_eq(vals[0].rate_Bps, FIXED_BPS);
+	ck_assert_uint_eq(vals[0].gen, 7);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ns_maps");
 	TCase *tc = tcase_create("core");
+	int ret;
 
+	snprintf(lock_dir, sizeof(lock_dir), "/tmp/test_maps.XXXXXX");
+	if (!mkdtemp(lock_dir))
+		return 1;
+	snprintf(lock_path, sizeof(lock_path), "%s/run/ns_policy.lock",
+		 lock_dir);
 	tcase_add_test(tc, release_reaches_every_key_under_a_delete);
+	tcase_add_test(tc, fixed_policy_written_meanwhile_is_kept);
+	tcase_add_test(tc, held_lock_waits_bounded_and_writes_nothing);
 	suite_add_tcase(s, tc);
-	return unit_run(s);
+	ret = unit_run(s);
+	unlink(lock_path);
+	*strrchr(lock_path, '/') = '\0';
+	rmdir(lock_path);
+	rmdir(lock_dir);
+	return ret;
 }
