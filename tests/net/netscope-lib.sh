@@ -15,6 +15,10 @@ NS_PIDS=()
 NS_PINS=/sys/fs/bpf/indigo
 NS_PINS_FOUND=0
 [ -e "$NS_PINS" ] && NS_PINS_FOUND=1
+# and the lock file its ns_policy writers take (ns_maps.h), the same way
+NS_LOCK_DIR=/run/indigo
+NS_LOCK_FOUND=0
+[ -e "$NS_LOCK_DIR" ] && NS_LOCK_FOUND=1
 
 say() { printf '%s\n' "$*"; }
 die() {
@@ -90,6 +94,7 @@ ns_cleanup() {
 		done
 	fi
 	[ "$NS_PINS_FOUND" = 1 ] || rm -rf "$NS_PINS"
+	[ "$NS_LOCK_FOUND" = 1 ] || rm -rf "$NS_LOCK_DIR"
 }
 
 # ns_json_get CGROUP FIELD: one field (jq path, e.g. .policy.cc) of
