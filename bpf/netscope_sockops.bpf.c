@@ -5,7 +5,9 @@
  * minimum, delivered bytes, segments sent, request/response turns,
  * retransmits, CE marks, live flows, these in the loader's epoch), and
  * the cgroup's policy applied to each flow when it is established and
- * again at its first RTT callback after the policy's generation changes.
+ * again at its first RTT callback after the policy's generation changes
+ * (its CC, where that was not registered then, again every
+ * NS_CC_RETRY_MS until it is).
  * Flows that stay on the host are left alone.
  */
 #include "netscope_defs.h"
@@ -189,6 +191,12 @@ static __u64 set_pacing(struct bpf_sock_ops *skops, struct ns_flow *fl,
 	return rate_Bps ? val : 0;
 }
 
+/* CLOCK_MONOTONIC in ms, wrapping: see ns_flow.cc_retry_ms */
+static __always_inline __u32 now_ms(void)
+{
+	return bpf_ktime_get_ns() / 1000000;
+}
+
 static void apply_policy(struct bpf_sock_ops *skops, struct ns_flow *fl,
 			 const struct ns_cg_stats *st, struct tcp_sock *tp)
 {
@@ -198,13 +206,17 @@ static void apply_policy(struct bpf_sock_ops *skops, struct ns_flow *fl,
 	struct ns_policy *p, pol;
 	__u32 clamp, gen, max_pacing;
 	__u64 share;
+	bool retry;
 	int val;
 
 	p = bpf_map_lookup_elem(&ns_policy, &fl->cgid);
 	if (!p)
 		return;
 	gen = *(volatile __u32 *)&p->gen;
-	if (gen == fl->gen)
+	/* applied: only a CC that failed is tried again, once it is due */
+	retry = gen == fl->gen;
+	if (retry && (!fl->cc_retry_ms ||
+		      (__s32)(now_ms() - fl->cc_retry_ms) < 0))
 		return;
 	/* a copy, taken at once and checked: the element an update replaced
 	 * goes back to the allocator's per-CPU free list and the next update
@@ -216,12 +228,18 @@ static void apply_policy(struct bpf_sock_ops *skops, struct ns_flow *fl,
 	if (pol.gen != gen || *(volatile __u32 *)&p->gen != gen)
 		return;
 	fl->gen = gen;
-	/* re-setting the same CC would reset its state: only on a change */
+	fl->cc_retry_ms = 0;
+	/* re-setting the same CC would reset its state: only on a change.
+	 * One not registered (yet) fails: tried again later, see
+	 * ns_flow.cc_retry_ms */
 	if (pol.cc[0] &&
 	    (bpf_getsockopt(skops, SOL_TCP, TCP_CONGESTION, cur, sizeof(cur)) ||
-	     !cc_is(cur, pol.cc)))
-		bpf_setsockopt(skops, SOL_TCP, TCP_CONGESTION, pol.cc,
-			       sizeof(pol.cc));
+	     !cc_is(cur, pol.cc)) &&
+	    bpf_setsockopt(skops, SOL_TCP, TCP_CONGESTION, pol.cc,
+			   sizeof(pol.cc)))
+		fl->cc_retry_ms = (now_ms() + NS_CC_RETRY_MS) | 1;
+	if (retry)
+		return;
 	/* the socket's pacing limit in SO_MAX_PACING_RATE's 32 bits (~0U:
 	 * none; an application's 64-bit one past them reads as none) */
 	share = BPF_CORE_READ(tp, inet_conn.icsk_inet.sk.sk_max_pacing_rate);

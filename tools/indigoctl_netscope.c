@@ -284,7 +284,7 @@ static int parse_setting(struct setting *s, const char *arg)
 		strcpy(s->p.cc, v);
 		s->cc = true;
 		if (*v && !cc_available(v))
-			fprintf(stderr, "indigoctl: netscope set: warning: congestion control '%s' is not registered (yet): until it is, flows keep theirs\n",
+			fprintf(stderr, "indigoctl: netscope set: warning: congestion control '%s' is not registered (yet): until it is, flows keep theirs; running ones take it within 0.5 s of its registration, as they send\n",
 				v);
 		return 0;
 	}

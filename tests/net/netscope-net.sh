@@ -16,8 +16,10 @@
 #      policy set after a clear reaches running flows; a policy without a
 #      rate leaves an application's own pacing limit, one with a rate
 #      does not raise it, and a clear puts it back
-#   4. ss -ti shows the congestion control the policy chose; a paced flow
-#      established without an RTT sample gets its clamp from its first one
+#   4. ss -ti shows the congestion control the policy chose, and a running
+#      flow takes one that was not registered when the policy named it once
+#      it is; a paced flow established without an RTT sample gets its
+#      clamp from its first one
 #   5. the "netscope" CC registers, carries a transfer within the window
 #      clamp, and unregisters; a sensitivity is bounded (indigoctl, and
 #      the CC for one written into the map by anyone)
@@ -89,9 +91,10 @@ bulk() {
 		jq '.end.sum_sent.bits_per_second'
 }
 
-# the congestion control of A's established flows to B's port 5201, one per line
+# the congestion control of A's established flows to B's port $1 (5201),
+# one per line
 flow_ccs() {
-	ip netns exec "$NS_A" ss -tin state established "dport = :5201" |
+	ip netns exec "$NS_A" ss -tin state established "dport = :${1:-5201}" |
 		grep -oE '^\s+(ts |sack |ecn |ecnseen |fastopen )*[a-z_0-9]+ wscale' |
 		awk '{print $(NF-1)}' | sort -u
 }
@@ -301,6 +304,56 @@ progress=$(ns_json_get "$RR" .sensitivity.progress)
 pass "turns: bulk $turns_bulk in $segs segments, request/response $turns for 20000 requests, its progress in turns"
 stop_agent
 "$INDIGOCTL" netscope clear "$RR"
+
+# --- 4: a policy naming a CC not registered yet (BPF loads no module):
+# a running flow keeps its own, and takes the policy's once it registers.
+# A module CC not loaded yet where the kernel has one to load, else
+# "netscope" itself, which an agent started without it then registers.
+LATE=$(ns_cgroup late)
+late_cc='' late_mod=
+for m in vegas westwood htcp veno illinois; do
+	grep -qw "$m" /proc/sys/net/ipv4/tcp_available_congestion_control && continue
+	modprobe -nq "tcp_$m" 2>/dev/null && late_cc=$m late_mod=tcp_$m && break
+done
+[ -n "$late_cc" ] ||
+	grep -qw netscope /proc/sys/net/ipv4/tcp_available_congestion_control ||
+	late_cc=netscope
+if [ -z "$late_cc" ]; then
+	say "SKIP: a CC registered late: no CC module to load, and netscope registered by another agent"
+else
+	start_agent --observe --no-cc
+	server 5213
+	bulk "$LATE" 10 -p 5213 >/dev/null &
+	p_late=$!
+	sleep 1.5
+	"$INDIGOCTL" netscope set "$LATE" cc="$late_cc" 2>"$LOG.warn"
+	grep -q "is not registered (yet)" "$LOG.warn" || die "no warning of an unregistered CC: $(cat "$LOG.warn")"
+	rm -f "$LOG.warn"
+	sleep 1
+	ccs0=$(flow_ccs 5213)
+	if [ -z "$ccs0" ] || grep -qx "$late_cc" <<<"$ccs0"; then
+		die "running flows' CCs '$ccs0' before $late_cc registered"
+	fi
+	if [ -n "$late_mod" ]; then
+		modprobe "$late_mod"
+	else
+		stop_agent
+		start_agent --observe
+	fi
+	# (retried every NS_CC_RETRY_MS, 500 ms)
+	for _ in $(seq 30); do
+		ccs=$(flow_ccs 5213)
+		grep -qx "$late_cc" <<<"$ccs" && break
+		sleep 0.1
+	done
+	wait $p_late
+	grep -qx "$late_cc" <<<"$ccs" ||
+		die "running flows' CCs '$ccs' 3 s after $late_cc registered"
+	"$INDIGOCTL" netscope clear "$LATE"
+	[ -z "$late_mod" ] || modprobe -r "$late_mod" || true
+	pass "a running flow kept '$ccs0' while the policy's $late_cc was not registered, then took it"
+	stop_agent
+fi
 start_agent --observe
 
 # --- 3, 4: pacing and CC by policy. iperf3's control connection stays

@@ -43,6 +43,8 @@
 #define NS_CLAMP_MIN		4	/* and at least this many segments */
 #define NS_HOST_PEERS_MAX	64	/* prefixes in ns_host_peers */
 #define NS_BASE_WIN_NS		10000000000ULL	/* base RTT window: 10 s */
+#define NS_CC_RETRY_MS		500	/* a CC not registered yet: a flow
+					 * tries it again this often */
 
 /*
  * A cgroup's least RTT sample in one window of NS_BASE_WIN_NS of
@@ -216,6 +218,14 @@ struct ns_flow {
 	__u32 set_rate;			/* while paced: the one Netscope set
 					 * last; another found there is one the
 					 * application set since, its own */
+	__u32 cc_retry_ms;		/* the policy's CC could not be set
+					 * (not registered yet: BPF loads no
+					 * module): at an RTT callback from
+					 * this CLOCK_MONOTONIC ms (odd,
+					 * wrapping) on, it is tried again,
+					 * every NS_CC_RETRY_MS, until it is
+					 * set or a new generation comes; 0:
+					 * none pending */
 };
 
 /* A prefix of peer addresses: IPv6, or IPv4 mapped (::ffff:a.b.c.d/96+n). */
