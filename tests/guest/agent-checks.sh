@@ -361,6 +361,34 @@ else
 	fail emit-no-listener-not-failed "writing 640 to $D/emit failed"
 fi
 
+# executor agent, far memory that came after it started: node 2 (no CPUs)
+# has no memory and is not even online until the host plugs a DIMM into it
+# (run-guest.sh --hotplug-late), so libnuma, read at the agent's start,
+# knows nothing of it. Its memory onlined, the module watches it as far and
+# the agent promotes from it to node 0.
+if [ -e /sys/devices/system/node/node2 ]; then
+	fail agent-executor-hot-added-node "node 2 online at boot ($(cat /sys/devices/system/node/online)): not --hotplug-late"
+else
+	indigod -c /tmp/indigod.conf --set agent.learner=heuristic \
+		--set agent.executor=agent --set agent.status_path=/tmp/status-hp.json \
+		2>/tmp/agent-hp.log &
+	AG=$!
+	wait_for 40 eval '[ "$(mode)" = deny ]'
+	echo INDIGO-HOTPLUG-NOW
+	wait_for 240 eval 'ls -d /sys/devices/system/node/node2/memory* >/dev/null 2>&1'
+	for b in /sys/devices/system/node/node2/memory*/state; do
+		echo online_movable >"$b"
+	done
+	wait_for 40 eval 'grep -q "^far_nodes 1-2$" $D/policy'
+	res=$(farmem --far 2 --pages 512 --hot 128 --seconds 8 | tail -n 1)
+	echo "agent executor, node 2 hot-added: $res"
+	[ "$(near_of "$res")" -ge 64 ] && grep -qE '"agent_promoted":[1-9]' /tmp/status-hp.json &&
+		pass agent-executor-hot-added-node ||
+		fail agent-executor-hot-added-node "$res; $(grep far_nodes $D/policy); $(grep -oE '"agent_[a-z_]*":[0-9]*' /tmp/status-hp.json | tr '\n' ' ')"
+	kill -TERM $AG
+	wait $AG
+fi
+
 # epochs a minute apart (epoch_ms=60000, the module's most): between them
 # the agent's state stays fresh, where none was written before the first
 # epoch and indigoctl status then read the agent as gone

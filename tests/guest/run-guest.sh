@@ -3,7 +3,7 @@
 #
 # Usage: run-guest.sh --kernel VMLINUZ --initrd CPIO.gz [--timeout SECONDS]
 #                     [--log FILE] [--mem-mb N] [--append "ARGS"] [--quiet]
-#                     [--hotplug-mb N]
+#                     [--hotplug-mb N [--hotplug-late]]
 #
 #   --timeout SECONDS  kill the guest after this long (default 600)
 #   --log FILE         where the console goes (default: a new /tmp file)
@@ -14,6 +14,10 @@
 #                      DIMM of N MiB left offline at boot (as CXL memory
 #                      before daxctl onlines it): the test onlines its
 #                      blocks through /sys/devices/system/memory
+#   --hotplug-late     plug that DIMM only when the guest's console prints
+#                      INDIGO-HOTPLUG-NOW (QMP device_add): node 2 has no
+#                      memory and is not online until then, as a CXL
+#                      region made after boot
 #   --quiet            do not copy the console to stdout (the log still has it)
 #   --icount SHIFT     deterministic time: the guest clock advances 2^SHIFT ns
 #                      per instruction (QEMU -icount, single-threaded TCG), so
@@ -34,7 +38,7 @@
 set -euo pipefail
 
 die() { printf 'run-guest.sh: %s\n' "$*" >&2; exit 2; }
-usage() { sed -n '4,17s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '4,21s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 kernel=
 initrd=
@@ -44,10 +48,12 @@ mem_mb=2048
 append=
 icount=
 hotplug_mb=
+hotplug_late=0
 quiet=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quiet) quiet=1; shift; continue ;;
+	--hotplug-late) hotplug_late=1; shift; continue ;;
 	--kernel | --initrd | --timeout | --log | --mem-mb | --append | --icount | --hotplug-mb) [ $# -ge 2 ] || usage ;;
 	*) usage ;;
 	esac
@@ -76,6 +82,7 @@ fi
 if [ -n "$hotplug_mb" ] && { ! [[ "$hotplug_mb" =~ ^[1-9][0-9]*$ ]] || [ $((hotplug_mb % 128)) != 0 ]; }; then
 	die "--hotplug-mb wants a multiple of 128 (a memory block): $hotplug_mb"
 fi
+[ "$hotplug_late" = 0 ] || [ -n "$hotplug_mb" ] || die "--hotplug-late needs --hotplug-mb"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (install qemu-system-x86)"
 if [ -z "$log" ]; then
 	log=$(mktemp /tmp/indigo-guest.XXXXXX.log)
@@ -111,8 +118,38 @@ qemu=(qemu-system-x86_64
 	-nodefaults -nographic -serial stdio -no-reboot)
 [ -z "$icount" ] || qemu+=(-icount "shift=$icount,sleep=off")
 [ -z "$hotplug_mb" ] ||
-	qemu+=(-object "memory-backend-ram,id=hp,size=${hotplug_mb}M"
-		-numa node,nodeid=2 -device "pc-dimm,id=hp0,memdev=hp,node=2")
+	qemu+=(-object "memory-backend-ram,id=hp,size=${hotplug_mb}M" -numa node,nodeid=2)
+qmp=
+if [ "$hotplug_late" = 1 ]; then
+	qmp=$(mktemp -u /tmp/indigo-qmp.XXXXXX)
+	qemu+=(-qmp "unix:$qmp,server=on,wait=off")
+elif [ -n "$hotplug_mb" ]; then
+	qemu+=(-device pc-dimm,id=hp0,memdev=hp,node=2)
+fi
+
+# Plugs the DIMM once the console asks (killed with the guest otherwise):
+# QMP's greeting, capabilities, then device_add; QEMU's answers go to the
+# console log's .qmp beside it.
+plug_when_asked() {
+	until grep -q '^INDIGO-HOTPLUG-NOW' "$log"; do sleep 0.5; done
+	python3 - "$qmp" >"$log.qmp" 2>&1 <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+f = s.makefile("rw")
+f.readline()
+for cmd in ({"execute": "qmp_capabilities"},
+            {"execute": "device_add", "arguments": {
+                "driver": "pc-dimm", "id": "hp0", "memdev": "hp", "node": 2}}):
+    f.write(json.dumps(cmd) + "\n")
+    f.flush()
+    while True:
+        r = json.loads(f.readline())
+        if "return" in r or "error" in r:
+            print(json.dumps(r))
+            break
+PY
+}
 
 echo "run-guest: $(basename "$kernel"), console log in $log"
 start=$(date +%s.%N)
@@ -124,12 +161,23 @@ start=$(date +%s.%N)
 # patching under multi-threaded TCG, now and then); such a boot is tried
 # again, up to three boots in all.
 for attempt in 1 2 3; do
+	: >"$log"
+	plugger=
+	if [ -n "$qmp" ]; then
+		plug_when_asked &
+		plugger=$!
+	fi
 	set +e
 	timeout --kill-after=10 "$timeout_s" "${qemu[@]}" </dev/null 2>&1 |
 		sed -u -e 's/\r$//' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1b[A-Za-z]//g' | tee "$log" |
 		if [ "$quiet" = 1 ]; then cat >/dev/null; else sed -u 's/^/[guest] /'; fi
 	qemu_rc=${PIPESTATUS[0]}
 	set -e
+	if [ -n "$plugger" ]; then
+		kill "$plugger" 2>/dev/null || true
+		wait "$plugger" 2>/dev/null || true
+		rm -f "$qmp"
+	fi
 	if [ "$attempt" -lt 3 ] && ! grep -q '^INDIGO-GUEST-START' "$log" &&
 	   grep -qE 'Oops|Kernel panic' "$log"; then
 		cp "$log" "$log.boot-crash$attempt"
