@@ -3,10 +3,10 @@
  * "netscope": a delay-based AIMD congestion control in the manner of Swift.
  * Below a target delay the window grows by one segment per RTT (slow start
  * below ssthresh); above it, at most once per RTT, it shrinks in proportion
- * to (delay - target) / delay. The flow's cgroup sensitivity c (ns_policy)
- * scales both, as Netscope's rate cut by 1 / (2 + c) does: an insensitive
- * flow (c = 0) backs off at a lower delay and harder, leaving the queue
- * short for the sensitive ones. The window never grows past the clamp
+ * to (delay - target) / delay. The flow's cgroup sensitivity c (ns_policy,
+ * its application's: see ns_apps) scales both, as Netscope's rate cut by
+ * 1 / (2 + c) does: an insensitive flow (c = 0) backs off at a lower delay
+ * and harder, leaving the queue short for the sensitive ones. The window never grows past the clamp
  * (snd_cwnd_clamp, as Netscope's sock_ops program sets for a paced flow):
  * the kernel's own CCs honour it in their growth, and a CC that sets
  * snd_cwnd must too.
@@ -70,8 +70,12 @@ void BPF_PROG(ns_init, struct sock *sk)
 	 * otherwise take its first sample, taken across the queue its old CC
 	 * built, for the path's delay, and hold that queue for good */
 	__u32 rtt_min = ((struct tcp_sock *)sk)->rtt_min.s[0].v;
+	/* the id the sock_ops program counts and polices the flow under (its
+	 * application's), set when it was established, before any CC's
+	 * init; a flow it leaves alone (on the host) has none */
+	struct ns_flow *fl = bpf_sk_storage_get(&ns_flows, sk, NULL, 0);
 
-	ca->cgid = ns_sk_cgid(sk);
+	ca->cgid = fl && fl->cgid ? fl->cgid : ns_sk_cgid(sk);
 	ca->last_cut_ns = 0;
 	ca->delay_us = 0;
 	ca->base_us = rtt_min != ~0U ? rtt_min : 0;

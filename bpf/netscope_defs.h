@@ -36,6 +36,18 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } ns_policy SEC(".maps");
 
+/*
+ * Per-flow state, made by the sock_ops program when a flow is established;
+ * the CC reads the id the flow is counted under from it.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct ns_flow);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} ns_flows SEC(".maps");
+
 /* The cgroup v2 id of a full socket: its cgroup directory's inode number. */
 static __always_inline __u64 ns_sk_cgid(struct sock *sk)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Netscope's sock_ops program: per-flow state in socket storage, per-cgroup
+ * (an application's, for its flows in cgroups below it: see flow_cgid())
  * aggregates (RTT sum and count, EWMA, log2 histogram, minimum and windowed
  * minimum, delivered bytes, segments sent, request/response turns,
  * retransmits, CE marks, live flows, these in the loader's epoch), and
@@ -49,14 +50,6 @@ struct {
 	__type(value, __u32);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } ns_epoch SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct ns_flow);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} ns_flows SEC(".maps");
 
 static __always_inline __u32 log2_slot(__u32 v)
 {
@@ -319,6 +312,42 @@ static __always_inline bool on_host(struct bpf_sock_ops *skops,
 }
 
 /*
+ * The applications' cgroups, written by the loader before it attaches and
+ * by the controller when one is made again. Not pinned, as ns_host_peers:
+ * under two agents on one cgroup path, the program that sees a flow
+ * established first (on_established()) counts it under its own agent's.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, NS_APPS_MAX);
+	__type(key, __u64);
+	__type(value, __u8);
+} ns_apps SEC(".maps");
+
+/*
+ * The id a flow is counted and policed under: the nearest application's
+ * among its socket's cgroup's NS_APP_DEPTH ancestors (its processes in
+ * child cgroups: a service's, containers'), else its socket's own. Up
+ * through each cgroup's css parent, the same in every kernel, where the
+ * ancestor array changed type (ids in 6.1, pointers since 6.2).
+ */
+static __always_inline __u64 flow_cgid(struct sock *sk)
+{
+	struct cgroup *cg = BPF_CORE_READ(sk, sk_cgrp_data.cgroup);
+	__u64 own = BPF_CORE_READ(cg, kn, id), id;
+
+	for (int i = 0; i < NS_APP_DEPTH; i++) {
+		cg = BPF_CORE_READ(cg, self.parent, cgroup);
+		if (!cg)
+			break;
+		id = BPF_CORE_READ(cg, kn, id);
+		if (bpf_map_lookup_elem(&ns_apps, &id))
+			return id;
+	}
+	return own;
+}
+
+/*
  * Tells one RTT sample from the next: the kernel takes a sample only from an
  * ACK that moves snd_una (data acknowledged) or delivered (data SACKed), and
  * both only grow.
@@ -365,7 +394,7 @@ static void on_established(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	 * both), and on_state() uncounts a flow once */
 	if (!fl || fl->live)
 		return;
-	fl->cgid = ns_sk_cgid(&tp->inet_conn.icsk_inet.sk);
+	fl->cgid = flow_cgid(&tp->inet_conn.icsk_inet.sk);
 	fl->acked = skops->bytes_acked;
 	fl->retrans = skops->total_retrans;
 	fl->segs_out = skops->segs_out;

@@ -13,7 +13,9 @@
  *		[--cc NAME] [--no-cc] [--observe] [--queue-us N] [--cc-target-us N]
  *		[--util-max F] [--loopback] [--host-peer PREFIX]...
  *
- * --floor-mbit: a sensitive application's least rate, not above
+ * --app: an application's cgroup, whose flows in cgroups below it (up to
+ * NS_APP_DEPTH levels) count and are policed as its own; --floor-mbit: a
+ * sensitive application's least rate, not above
  * --capacity-mbit (default a quarter of it); --queue-us: queueing delay above the path's base that counts as
  * congestion (default 300); --util-max: the share of the capacity in use
  * (bytes on the wire, every cgroup) that counts as congestion, 0 for none

@@ -17,6 +17,7 @@
 
 struct ns_ctl_app {
 	uint64_t cgid;
+	uint64_t listed;		/* its id in ns_apps, 0: none */
 	struct ns_app app;
 	bool have_prev;
 	struct ns_cg_mark mark;		/* counters at the last interval */
@@ -105,7 +106,9 @@ int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 			}
 		}
 		ns_app_init(&a->apps[i].app, &o->params, o->apps[i].known_c);
+		a->o.load.apps[i] = a->apps[i].cgid;
 	}
+	a->o.load.napps = o->napps;
 	/* the kernel refuses any other directory with EBADF, which names
 	 * neither it nor why; the first is also cgroot_fd, for handles */
 	for (i = 0; i < o->load.ncgroups; i++) {
@@ -116,11 +119,13 @@ int ns_agent_start(struct ns_agent **out, const struct ns_agent_opts *o,
 			return ret;
 		}
 	}
-	ret = ns_loader_open(&a->ld, &o->load, why);
+	ret = ns_loader_open(&a->ld, &a->o.load, why);
 	if (ret) {
 		free(a);
 		return ret;
 	}
+	for (i = 0; i < o->napps; i++)
+		a->apps[i].listed = a->apps[i].cgid;
 	a->cgroot_fd = open(o->load.cgroups[0], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	a->maps.stats = ns_loader_map_fd(a->ld, NS_MAP_STATS);
 	a->maps.policy = ns_loader_map_fd(a->ld, NS_MAP_POLICY);
@@ -259,10 +264,18 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 	struct ns_cg_stats st = { 0 };
 	struct ns_cg_mark d;
 	double units = 0;
-	int ret, perr = 0;
+	int ret, perr = 0, app_err = 0;
 
 	if (!follow_cgroup(a, c))
 		return 0;
+	/* its flows in cgroups below it are counted under its id once the
+	 * program finds it in ns_apps; not there, the interval goes on with
+	 * those in its own cgroup, and the next one tries again */
+	if (c->listed != c->cgid) {
+		app_err = ns_loader_app_move(a->ld, c->listed, c->cgid);
+		if (!app_err)
+			c->listed = c->cgid;
+	}
 	ret = ns_stats_get(&a->maps, c->cgid, &st);
 	if (ret && ret != -ENOENT) {
 		/* the marks are now an interval old: counting starts
@@ -320,6 +333,10 @@ static int step_app(struct ns_agent *a, struct ns_ctl_app *c, double dt,
 		       "ns_policy locked by another writer (" NS_POLICY_LOCK "): this interval's policy not written" :
 		       "writing ns_policy/ns_ctrl";
 		return ret;
+	}
+	if (app_err) {
+		*why = "writing the application's cgroup into ns_apps";
+		return app_err;
 	}
 	if (perr)
 		*why = progress;

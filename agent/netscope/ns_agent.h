@@ -14,7 +14,6 @@
 #include "ns_app.h"
 #include "ns_loader.h"
 
-#define NS_APPS_MAX	16
 #define NS_SRC_MAX	256
 
 struct ns_agent_opts {

@@ -215,6 +215,34 @@ static int host_peers_write(struct ns_loader *l, const struct ns_load_opts *o)
 	return 0;
 }
 
+/* Before the program is attached too: no flow in an application's child
+ * cgroup is counted under the child's id. */
+static int apps_write(struct ns_loader *l, const struct ns_load_opts *o)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < o->napps; i++) {
+		ret = ns_loader_app_move(l, 0, o->apps[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int ns_loader_app_move(struct ns_loader *l, uint64_t from, uint64_t to)
+{
+	int fd = bpf_map__fd(l->so->maps.ns_apps);
+	__u64 key = from;
+	__u8 one = 1;
+
+	/* first: the map holds NS_APPS_MAX, as many as there are apps */
+	if (from && bpf_map_delete_elem(fd, &key) && errno != ENOENT)
+		return -errno;
+	key = to;
+	return bpf_map_update_elem(fd, &key, &one, BPF_ANY) ? -errno : 0;
+}
+
 /*
  * A new counting epoch, before the program is attached: flows that closed
  * while none was attached leave the counts (ns_cg_stats.count_epoch).
@@ -238,7 +266,7 @@ int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
 	int ret, fd;
 	size_t i;
 
-	if (o->ncgroups > NS_ATTACH_MAX) {
+	if (o->ncgroups > NS_ATTACH_MAX || o->napps > NS_APPS_MAX) {
 		*why = "too many cgroups";
 		return -E2BIG;
 	}
@@ -267,6 +295,10 @@ int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
 		goto fail;
 	*why = "peers on the host (ns_host_peers)";
 	ret = host_peers_write(l, o);
+	if (ret)
+		goto fail;
+	*why = "applications' cgroups (ns_apps)";
+	ret = apps_write(l, o);
 	if (ret)
 		goto fail;
 	*why = "flow counting epoch (ns_epoch)";

@@ -28,6 +28,10 @@ struct ns_load_opts {
 						 * the host (tests) */
 	struct ns_peers host_peers;		/* flows to them stay on the
 						 * host too */
+	uint64_t apps[NS_APPS_MAX];		/* applications' cgroup ids:
+						 * flows below are counted
+						 * under them (ns_apps) */
+	size_t napps;
 };
 
 enum ns_map {
@@ -46,6 +50,9 @@ int ns_loader_cc_status(const struct ns_loader *l);
 /* Whether registering it took the place of one that a killed agent left. */
 bool ns_loader_cc_replaced(const struct ns_loader *l);
 int ns_loader_map_fd(const struct ns_loader *l, enum ns_map m);
+/* Replaces application cgroup @from (0: none) with @to in ns_apps (an
+ * application's cgroup made again): 0 or -errno. */
+int ns_loader_app_move(struct ns_loader *l, uint64_t from, uint64_t to);
 /* The sock_ops program's id (0 if unknown): it lives as long as this
  * loader, so it names what this agent writes (ns_policy.owner). */
 uint32_t ns_loader_prog_id(const struct ns_loader *l);

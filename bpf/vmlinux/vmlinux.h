@@ -28,7 +28,15 @@ struct kernfs_node {
 	u64 id;
 };
 
+struct cgroup;
+
+struct cgroup_subsys_state {
+	struct cgroup *cgroup;
+	struct cgroup_subsys_state *parent;
+};
+
 struct cgroup {
+	struct cgroup_subsys_state self;
 	struct kernfs_node *kn;
 };
 

@@ -3,8 +3,11 @@
 # Runs inside a QEMU guest (tests/net/netscope-guest.sh): Netscope's eBPF
 # programs pass this kernel's verifier, attach, measure a flow, choose its
 # congestion control, and detach. Prints PASS/FAIL lines for run-guest.sh.
+# The flow runs in a child of the application's cgroup: counted and given
+# its policy under the application's id (each kernel's cgroup ancestry).
 CG=/sys/fs/cgroup
 APP=$CG/app
+KID=$APP/kid
 LOG=/tmp/netscope.log
 rc=0
 
@@ -12,10 +15,10 @@ pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; rc=1; }
 
 echo "kernel $(uname -r)"
-mkdir -p "$APP"
+mkdir -p "$KID"
 # --loopback: the flows below stay on the guest (its kernel has veth as a
 # module, which the guest cannot load)
-indigo-netscope --cgroup "$CG" --observe --loopback >"$LOG" 2>&1 &
+indigo-netscope --cgroup "$CG" --app "$APP" --observe --loopback >"$LOG" 2>&1 &
 agent=$!
 for i in $(seq 100); do
 	grep -q attached "$LOG" && break
@@ -45,7 +48,7 @@ iperf3 -s -1 >/dev/null 2>&1 &
 iperf_listening
 # modules (inet_diag) are not loadable here, so ss cannot show the CC:
 # iperf3 reports its sender's own getsockopt(TCP_CONGESTION)
-sh -c "echo \$\$ >$APP/cgroup.procs; exec iperf3 -c 127.0.0.1 -t 3 -J" >/tmp/iperf.json 2>&1 ||
+sh -c "echo \$\$ >$KID/cgroup.procs; exec iperf3 -c 127.0.0.1 -t 3 -J" >/tmp/iperf.json 2>&1 ||
 	fail iperf3 "$(cat /tmp/iperf.json)"
 cc=$(jq -r .end.sender_tcp_congestion /tmp/iperf.json)
 [ "$cc" = netscope ] && pass "the policy's CC on the flow: $cc" || fail cc "flow had '$cc'"
@@ -53,9 +56,10 @@ indigoctl netscope --json >/tmp/ns.json
 cat /tmp/ns.json
 flows=$(jq -r --arg cg "$APP" '.[] | select(.cgroup == $cg) | .flows' /tmp/ns.json)
 samples=$(jq -r --arg cg "$APP" '.[] | select(.cgroup == $cg) | .rtt_samples' /tmp/ns.json)
-[ "${flows:-0}" -ge 2 ] && [ "${samples:-0}" -gt 0 ] &&
-	pass "aggregates: $flows flows, $samples RTT samples" ||
-	fail aggregates "flows=$flows samples=$samples"
+kid=$(jq -r --arg cg "$KID" '.[] | select(.cgroup == $cg) | .flows' /tmp/ns.json)
+[ "${flows:-0}" -ge 2 ] && [ "${samples:-0}" -gt 0 ] && [ -z "$kid" ] &&
+	pass "aggregates, the child cgroup's under the application: $flows flows, $samples RTT samples" ||
+	fail aggregates "flows=$flows samples=$samples, child's own flows=$kid"
 
 kill $agent
 wait $agent

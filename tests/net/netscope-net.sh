@@ -41,6 +41,9 @@
 #      service) is followed to its new id
 #  11. a policy set by hand for a cgroup that has had no flow goes once
 #      the cgroup is removed
+#  12. flows in cgroups below an application's are counted and paced as
+#      its own (the nearest application's), also after its cgroup is made
+#      again
 # Needs root, iperf3, redis-server, redis-benchmark, jq, bpftool.
 # Everything it made goes on exit.
 set -euo pipefail
@@ -867,4 +870,45 @@ done
 	die "ns_policy keeps the hand-set entry of $HAND's gone cgroup $hid"
 stop_agent
 pass "a hand-set policy of a cgroup without flows goes with its cgroup"
+
+# --- 12: an application's processes in cgroups below its own (a service's
+# sub-cgroups, containers under a slice): their flows are counted and
+# policed under the application's id, the nearest application's where two
+# nest, and have no row of their own; followed when the application's
+# cgroup is made again
+APP=$(ns_cgroup app)
+KID=$(ns_cgroup app/svc/kid)
+INNER=$(ns_cgroup app/inner)
+INKID=$(ns_cgroup app/inner/kid)
+"$INDIGOCTL" netscope set "$APP" rate_mbit=40 cc=reno
+start_agent --app "$APP" --app "$INNER" --interval-ms 100
+server 5201
+bulk_sampled "$KID" 5
+[ "$ccs" = reno ] || die "a flow two cgroups below the application: ss shows '$ccs', its policy chose reno"
+jq -e -n "$bps > 40e6 * 0.85 and $bps < 40e6 * 1.15" >/dev/null ||
+	die "a flow two cgroups below the application at $bps bit/s, its policy 40 Mbit/s"
+[ "$(ns_json_get "$APP" .flows)" = 2 ] ||
+	die "the application counts $(ns_json_get "$APP" .flows) flows of iperf3's 2 in its child cgroup"
+sent=$(ns_json_get "$APP" .delivered_bytes)
+jq -e -n "$sent > $bps * 5 / 8 * 0.8" >/dev/null ||
+	die "the application's delivered bytes $sent for $bps bit/s over 5 s"
+[ "$(ns_json_get "$KID" .flows)" = null ] ||
+	die "the child cgroup has a row of its own: $(ns_json_get "$KID" .flows) flows"
+server 5211
+bulk "$INKID" 1 -p 5211 >/dev/null
+[ "$(ns_json_get "$INNER" .flows)" = 2 ] ||
+	die "the inner application counts $(ns_json_get "$INNER" .flows) flows of its child's 2"
+[ "$(ns_json_get "$APP" .flows) $(ns_json_get "$INKID" .flows)" = "2 null" ] ||
+	die "a flow below two applications counted by the outer one, or its own cgroup"
+pass "flows in child cgroups counted and paced as their application's: $(ns_json_get "$APP" .flows) flows, $(jq -n "$bps/1e6*10|floor/10") Mbit/s for its 40 Mbit/s policy; the nearest application's where two nest"
+rmdir "$KID" "$APP/svc" "$INKID" "$INNER" "$APP"
+mkdir -p "$KID" "$INKID"
+# (followed within an interval)
+sleep 0.5
+server 5212
+bulk "$KID" 1 -p 5212 >/dev/null
+[ "$(ns_json_get "$APP" .flows)" = 2 ] ||
+	die "the application's cgroup made again: $(ns_json_get "$APP" .flows) flows of its child's 2"
+stop_agent
+pass "the application's cgroup made again: its child's flows counted under its new id"
 say "netscope-net: all passed"

@@ -128,10 +128,27 @@ int ns_cgroup_alive(int rootfd, uint64_t id)
 	return id != gone_key;
 }
 
+/* the applications' cgroups the loader was given, and ns_apps' moves */
+static struct ns_load_opts loaded;
+static uint64_t moved_from, moved_to;
+static unsigned int moves;
+static int move_err;		/* what a move fails with, 0: none */
+
 int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
 		   const char **why)
 {
+	loaded = *o;
 	return -ENOSYS;
+}
+
+int ns_loader_app_move(struct ns_loader *l, uint64_t from, uint64_t to)
+{
+	moves++;
+	if (move_err)
+		return move_err;
+	moved_from = from;
+	moved_to = to;
+	return 0;
 }
 
 int ns_loader_cc_status(const struct ns_loader *l)
@@ -177,6 +194,10 @@ static void setup(void)
 	memset(&policy, 0, sizeof(policy));
 	have_policy = policy_locked = false;
 	policy_wait_ms = -1;
+	memset(&loaded, 0, sizeof(loaded));
+	moved_from = moved_to = 0;
+	moves = 0;
+	move_err = 0;
 }
 
 static void teardown(void)
@@ -206,6 +227,7 @@ static struct ns_agent *agent_new(void)
 	snprintf(a->o.apps[0].progress, NS_SRC_MAX, "%s", progress);
 	a->o.apps[0].known_c = NAN;
 	a->apps[0].cgid = 1;
+	a->apps[0].listed = 1;
 	ns_app_init(&a->apps[0].app, &a->o.params, NAN);
 	a->cgroot_fd = -1;
 	a->link.delay_us = 5000;
@@ -439,6 +461,39 @@ START_TEST(gone_cgroup_followed_is_forgotten)
 }
 END_TEST
 
+/*
+ * The program counts flows in cgroups below an application under its id
+ * (ns_apps): its cgroup made again, the new id takes the old one's place
+ * there, or flows of the restarted service's child cgroups would count as
+ * their own. A write that failed is said, and tried again the next
+ * interval; an unchanged cgroup is not written again.
+ */
+START_TEST(cgroup_made_again_moves_in_ns_apps)
+{
+	struct ns_agent *a = agent_new();
+	const char *why = NULL;
+
+	figure("100\n");
+	ck_assert_int_eq(step_app(a, &a->apps[0], 0.2, &why), 0);
+	ck_assert_uint_eq(moves, 0);
+	path_id = 2;
+	move_err = -ENOMEM;
+	ck_assert_int_eq(step_app(a, &a->apps[0], 0.2, &why), -ENOMEM);
+	ck_assert_str_eq(why, "writing the application's cgroup into ns_apps");
+	/* the interval itself went on */
+	ck_assert_uint_eq(ctrl_puts, 2);
+	move_err = 0;
+	why = NULL;
+	ck_assert_int_eq(step_app(a, &a->apps[0], 0.2, &why), 0);
+	ck_assert_uint_eq(moved_from, 1);
+	ck_assert_uint_eq(moved_to, 2);
+	ck_assert_uint_eq(a->apps[0].listed, 2);
+	ck_assert_int_eq(step_app(a, &a->apps[0], 0.2, &why), 0);
+	ck_assert_uint_eq(moves, 2);
+	free(a);
+}
+END_TEST
+
 /* A slope of any size (delays that hardly varied) is shown held, not as
  * a float past 32 bits converted */
 /* two applications on one cgroup (two spellings of its path, or one
@@ -455,6 +510,9 @@ START_TEST(one_cgroup_twice_is_refused)
 	snprintf(o.apps[0].cgroup, NS_SRC_MAX, "/sys/fs/cgroup/a");
 	o.apps[0].known_c = NAN;
 	ck_assert_int_eq(ns_agent_start(&a, &o, &why), -ENOSYS);
+	/* its cgroup's id goes into ns_apps before the program attaches */
+	ck_assert_uint_eq(loaded.napps, 1);
+	ck_assert_uint_eq(loaded.apps[0], path_id);
 	o.napps = 2;
 	snprintf(o.apps[1].cgroup, NS_SRC_MAX, "/sys/fs/cgroup/a/");
 	o.apps[1].known_c = 0;
@@ -597,6 +655,7 @@ int main(void)
 	tcase_add_test(tc, full_stats_map_is_reported);
 	tcase_add_test(tc, huge_slope_is_held_in_the_ctrl_map);
 	tcase_add_test(tc, gone_cgroup_followed_is_forgotten);
+	tcase_add_test(tc, cgroup_made_again_moves_in_ns_apps);
 	tcase_add_test(tc, one_cgroup_twice_is_refused);
 	tcase_add_test(tc, attach_point_not_cgroup2_is_refused);
 	tcase_add_test(tc, gone_cgroup_without_stats_is_forgotten);

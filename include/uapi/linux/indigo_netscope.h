@@ -7,6 +7,10 @@
  *
  * Maps (key: the cgroup v2 id, i.e. the inode number of its directory):
  *	ns_cg_stats	struct ns_cg_stats, written by the sock_ops program
+ *			under the flow's id (ns_flow.cgid): an application's
+ *			(ns_apps) for a flow in its cgroup or one below,
+ *			else its socket's own cgroup's; ns_policy, by the
+ *			same id, is what the flow is given
  *	ns_policy	struct ns_policy, written by the agent or indigoctl
  *	ns_ctrl		struct ns_ctrl, the controller's view, for indigoctl
  *	ns_link		struct ns_link_view (one entry, key 0): the shared
@@ -21,6 +25,10 @@
  *	ns_host_peers	LPM trie, struct ns_peer_prefix to __u8 (1): peers
  *			on this host (containers', VMs' subnets), whose flows
  *			cross no link
+ *	ns_apps		hash, cgroup id to __u8 (1): the applications'
+ *			cgroups (the controller's); a flow whose socket is in
+ *			a cgroup below one, at most NS_APP_DEPTH levels down,
+ *			is counted and policed under the nearest one's id
  */
 #ifndef _UAPI_LINUX_INDIGO_NETSCOPE_H
 #define _UAPI_LINUX_INDIGO_NETSCOPE_H
@@ -42,6 +50,9 @@
 					 * much, */
 #define NS_CLAMP_MIN		4	/* and at least this many segments */
 #define NS_HOST_PEERS_MAX	64	/* prefixes in ns_host_peers */
+#define NS_APPS_MAX		16	/* applications' cgroups in ns_apps */
+#define NS_APP_DEPTH		8	/* a flow's cgroup's ancestors looked
+					 * up in ns_apps, the nearest first */
 #define NS_BASE_WIN_NS		10000000000ULL	/* base RTT window: 10 s */
 #define NS_CC_RETRY_MS		500	/* a CC not registered yet: a flow
 					 * tries it again this often */
@@ -195,7 +206,9 @@ struct ns_link_view {
 
 /* Per-flow state in socket storage. */
 struct ns_flow {
-	__u64 cgid;
+	__u64 cgid;			/* the id it is counted and policed
+					 * under (see ns_apps), set when it is
+					 * established */
 	__u64 acked;			/* bytes_acked at the last callback */
 	__u32 retrans;			/* total_retrans at the last callback */
 	__u32 ce;			/* delivered_ce at the last callback */
