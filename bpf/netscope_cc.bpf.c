@@ -6,10 +6,10 @@
  * to (delay - target) / delay. The flow's cgroup sensitivity c (ns_policy,
  * its application's: see ns_apps) scales both, as Netscope's rate cut by
  * 1 / (2 + c) does: an insensitive flow (c = 0) backs off at a lower delay
- * and harder, leaving the queue short for the sensitive ones. The window never grows past the clamp
- * (snd_cwnd_clamp, as Netscope's sock_ops program sets for a paced flow):
- * the kernel's own CCs honour it in their growth, and a CC that sets
- * snd_cwnd must too.
+ * and harder, leaving the queue short for the sensitive ones. The window
+ * never grows past the clamp (snd_cwnd_clamp, as Netscope's sock_ops
+ * program sets for a paced flow): the kernel's own CCs honour it in their
+ * growth, and a CC that sets snd_cwnd must too.
  */
 #include "netscope_defs.h"
 #include <bpf/bpf_tracing.h>
