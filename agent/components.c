@@ -176,6 +176,12 @@ void netscope_start(struct daemon *d)
 		logmsg(LOG_INFO, "netscope: programs attached, congestion control \"netscope\" registered%s",
 		       ns_agent_cc_replaced(d->ns) ?
 		       " in place of one that a killed agent left" : "");
+	if (d->ns) {
+		bool warn = ns_agent_adopt_say(d->ns, err, sizeof(err));
+
+		if (err[0])
+			logmsg(warn ? LOG_WARNING : LOG_INFO, "netscope: %s", err);
+	}
 }
 
 void netscope_tick(struct daemon *d)

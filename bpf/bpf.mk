@@ -15,7 +15,8 @@ BPFTOOL ?= bpftool
 NS_T_LIB := agent/netscope/ns_blr.c agent/netscope/ns_rate.c agent/netscope/ns_app.c \
 	agent/netscope/ns_progress.c agent/netscope/ns_link.c
 NS_LIB := $(NS_T_LIB) agent/netscope/ns_loader.c agent/netscope/ns_maps.c \
-	agent/netscope/ns_agent.c agent/netscope/ns_layout.c
+	agent/netscope/ns_agent.c agent/netscope/ns_layout.c \
+	agent/netscope/ns_netns.c
 NS_HDR := $(wildcard agent/netscope/*.h) include/uapi/linux/indigo_netscope.h
 NS_CFLAGS := -Iagent/netscope -I$(NS_B) $(shell pkg-config --cflags libbpf 2>/dev/null)
 NS_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) -lm

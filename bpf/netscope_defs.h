@@ -20,6 +20,8 @@
 #define SO_MAX_PACING_RATE	47
 #define TCP_CONGESTION		13
 #define TCP_BPF_SNDCWND_CLAMP	1002
+/* an enum since 6.12's uAPI: named apart so as not to meet it there */
+#define NS_TCP_BPF_SOCK_OPS_CB_FLAGS	1008
 
 /*
  * An update replaces an entry with another element, and the old one goes

@@ -9,7 +9,9 @@
  * again at its first RTT callback after the policy's generation changes
  * (its CC, where that was not registered then, again every
  * NS_CC_RETRY_MS until it is).
- * Flows that stay on the host are left alone.
+ * Flows that stay on the host are left alone; flows established before
+ * the program was attached are taken in at their next ACK, once the
+ * iterator netscope_adopt has asked their callbacks.
  */
 #include "netscope_defs.h"
 #include "netscope_sockops_math.h"
@@ -282,29 +284,23 @@ struct {
  */
 const volatile bool with_loopback;
 
-static __always_inline bool on_host(struct bpf_sock_ops *skops,
-				    struct tcp_sock *tp)
+static __always_inline bool on_host(struct tcp_sock *tp)
 {
+	struct sock_common *skc = &tp->inet_conn.icsk_inet.sk.__sk_common;
 	struct ns_peer_prefix key = { .prefixlen = 128 };
 	__u32 *words = (__u32 *)key.addr;
-	__u32 family, ip4;
+	__u16 family;
 
 	if (BPF_CORE_READ(tp, inet_conn.icsk_inet.sk.sk_dst_cache, dev,
 			  flags) & IFF_LOOPBACK)
 		return true;
-	/* each context field read at its own fixed offset: see on_rtt() */
-	family = skops->family;
-	ip4 = skops->remote_ip4;
-	barrier_var(ip4);
+	family = BPF_CORE_READ(skc, skc_family);
 	if (family == AF_INET) {
 		key.addr[10] = 0xff;
 		key.addr[11] = 0xff;
-		words[3] = ip4;
+		words[3] = BPF_CORE_READ(skc, skc_daddr);
 	} else if (family == AF_INET6) {
-		words[0] = skops->remote_ip6[0];
-		words[1] = skops->remote_ip6[1];
-		words[2] = skops->remote_ip6[2];
-		words[3] = skops->remote_ip6[3];
+		bpf_core_read(key.addr, sizeof(key.addr), &skc->skc_v6_daddr);
 	} else {
 		return false;
 	}
@@ -325,26 +321,57 @@ struct {
 } ns_apps SEC(".maps");
 
 /*
+ * The nearest of cgroup @cg and its @up ancestors that @map holds, or 0.
+ * Up through each cgroup's css parent, the same in every kernel, where the
+ * ancestor array changed type (ids in 6.1, pointers since 6.2).
+ */
+static __always_inline __u64 cg_nearest_in(void *map, struct cgroup *cg,
+					   int up)
+{
+	__u64 id;
+
+	for (int i = 0; i <= up && cg; i++) {
+		id = BPF_CORE_READ(cg, kn, id);
+		if (bpf_map_lookup_elem(map, &id))
+			return id;
+		cg = BPF_CORE_READ(cg, self.parent, cgroup);
+	}
+	return 0;
+}
+
+/*
  * The id a flow is counted and policed under: the nearest application's
  * among its socket's cgroup's NS_APP_DEPTH ancestors (its processes in
- * child cgroups: a service's, containers'), else its socket's own. Up
- * through each cgroup's css parent, the same in every kernel, where the
- * ancestor array changed type (ids in 6.1, pointers since 6.2).
+ * child cgroups: a service's, containers'), else its socket's own.
  */
 static __always_inline __u64 flow_cgid(struct sock *sk)
 {
 	struct cgroup *cg = BPF_CORE_READ(sk, sk_cgrp_data.cgroup);
-	__u64 own = BPF_CORE_READ(cg, kn, id), id;
+	__u64 id = cg_nearest_in(&ns_apps, cg, NS_APP_DEPTH);
 
-	for (int i = 0; i < NS_APP_DEPTH; i++) {
-		cg = BPF_CORE_READ(cg, self.parent, cgroup);
-		if (!cg)
-			break;
-		id = BPF_CORE_READ(cg, kn, id);
-		if (bpf_map_lookup_elem(&ns_apps, &id))
-			return id;
-	}
-	return own;
+	return id ? id : BPF_CORE_READ(cg, kn, id);
+}
+
+/*
+ * The stats of the id a flow open across an agent's restart is counted
+ * under from now on: the new agent's applications (ns_apps) may put it
+ * under another one than it was. Its counts under the old one are of the
+ * old epoch, which reads as none already.
+ */
+static __always_inline struct ns_cg_stats *
+flow_rehome(struct ns_flow *fl, struct sock *sk, struct ns_cg_stats *st)
+{
+	__u64 id = flow_cgid(sk);
+
+	if (id == fl->cgid)
+		return st;
+	st = cg_stats(id);
+	if (!st)
+		return NULL;
+	fl->cgid = id;
+	__sync_fetch_and_add(&st->flows, 1);
+	fl->gen = 0;	/* the new id's policy */
+	return st;
 }
 
 /*
@@ -385,7 +412,7 @@ static void on_established(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	struct ns_flow *fl;
 
 	/* without storage, its later callbacks find nothing to do */
-	if (!with_loopback && on_host(skops, tp))
+	if (!with_loopback && on_host(tp))
 		return;
 	fl = bpf_sk_storage_get(&ns_flows, sk, NULL,
 				BPF_SK_STORAGE_GET_F_CREATE);
@@ -427,8 +454,12 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 	__u32 rtt, v, e;
 
 	fl = bpf_sk_storage_get(&ns_flows, sk, NULL, 0);
-	if (!fl)
+	if (!fl) {
+		/* established before any program was attached: its
+		 * callbacks are netscope_adopt's doing */
+		on_established(skops, sk, tp);
 		return;
+	}
 	/* no entry: the agent dropped it when the cgroup went away */
 	st = bpf_map_lookup_elem(&ns_cg_stats, &fl->cgid);
 	if (!st)
@@ -462,10 +493,15 @@ static void on_rtt(struct bpf_sock_ops *skops, struct bpf_sock *sk,
 		__sync_fetch_and_add(&st->turns, 1);
 	count_progress(st, fl, acked, skops->total_retrans, skops->segs_out,
 		       BPF_CORE_READ(tp, delivered_ce));
-	/* open across an agent's restart: counted in the new epoch */
+	/* open across an agent's restart: counted in the new epoch, where
+	 * the new agent's applications put it */
 	e = epoch_now();
-	if (fl->live && fl->epoch != e)
+	if (fl->live && fl->epoch != e) {
+		st = flow_rehome(fl, &tp->inet_conn.icsk_inet.sk, st);
+		if (!st)
+			return;
 		flow_count_in(st, fl, e);
+	}
 	if (!fl->bulk && fl->live && acked >= NS_BULK_BYTES) {
 		fl->bulk = 1;
 		flow_count_add(st, fl, 0, 1);
@@ -528,4 +564,55 @@ int netscope_sockops(struct bpf_sock_ops *skops)
 		break;
 	}
 	return 1;
+}
+
+/* The cgroups the loader attached the sock_ops program to; not pinned. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, NS_ATTACH_MAX);
+	__type(key, __u64);
+	__type(value, __u8);
+} ns_attached SEC(".maps");
+
+/* What netscope_adopt did, for the loader to say. */
+__u32 adopt_taken, adopt_missed;
+
+/*
+ * Flows established before any Netscope program was attached (the agent
+ * started after them) have neither state nor callbacks. The loader runs
+ * this iterator once it has attached, in each network namespace: it asks
+ * RTT and state callbacks for such a flow on an attached cgroup path, and
+ * at its next RTT callback on_rtt() takes it in as on_established() would.
+ * Only kernels since 6.12 let a program set a socket's callbacks
+ * (TCP_BPF_SOCK_OPS_CB_FLAGS); on older ones the flow counts as missed.
+ */
+SEC("iter/tcp")
+int netscope_adopt(struct bpf_iter__tcp *ctx)
+{
+	struct sock_common *skc = ctx->sk_common;
+	struct tcp_sock *tp;
+	struct cgroup *cg;
+	int flags;
+
+	if (!skc)
+		return 0;
+	tp = bpf_skc_to_tcp_sock(skc);
+	if (!tp || BPF_CORE_READ(tp, inet_conn.icsk_inet.sk.__sk_common.skc_state) !=
+		   BPF_TCP_ESTABLISHED)
+		return 0;
+	if (bpf_sk_storage_get(&ns_flows, tp, NULL, 0))
+		return 0;
+	if (!with_loopback && on_host(tp))
+		return 0;
+	cg = BPF_CORE_READ(tp, inet_conn.icsk_inet.sk.sk_cgrp_data.cgroup);
+	if (!cg_nearest_in(&ns_attached, cg, NS_ATTACH_DEPTH))
+		return 0;
+	flags = BPF_CORE_READ(tp, bpf_sock_ops_cb_flags) |
+		BPF_SOCK_OPS_RTT_CB_FLAG | BPF_SOCK_OPS_STATE_CB_FLAG;
+	if (bpf_setsockopt(tp, SOL_TCP, NS_TCP_BPF_SOCK_OPS_CB_FLAGS, &flags,
+			   sizeof(flags)))
+		__sync_fetch_and_add(&adopt_missed, 1);
+	else
+		__sync_fetch_and_add(&adopt_taken, 1);
+	return 0;
 }

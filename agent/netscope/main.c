@@ -228,6 +228,7 @@ static int parse_args(int argc, char **argv, struct ns_agent_opts *o)
 int main(int argc, char **argv)
 {
 	char root[PATH_MAX];	/* o.load points into it */
+	char line[512];
 	struct ns_agent_opts o;
 	struct ns_agent *a;
 	const char *why = "";
@@ -259,6 +260,10 @@ int main(int argc, char **argv)
 		       NS_CC_NAME);
 	printf("indigo-netscope: attached to %zu cgroup(s), %u app(s), cc %s\n",
 	       o.load.ncgroups, o.napps, ret ? "unavailable" : NS_CC_NAME);
+	if (ns_agent_adopt_say(a, line, sizeof(line)))
+		fprintf(stderr, "indigo-netscope: %s\n", line);
+	else if (line[0])
+		printf("indigo-netscope: %s\n", line);
 	fflush(stdout);
 	while (!stop) {
 		ret = ns_agent_tick(a, &why);

@@ -509,6 +509,31 @@ bool ns_agent_cc_replaced(const struct ns_agent *a)
 	return ns_loader_cc_replaced(a->ld);
 }
 
+bool ns_agent_adopt_say(const struct ns_agent *a, char *buf, size_t len)
+{
+	const struct ns_adopt *ad = ns_loader_adopt(a->ld);
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (ad->taken)
+		n += snprintf(buf + n, len - n,
+			      "took in %u flow(s) established before it started",
+			      ad->taken);
+	if (ad->missed && n < len)
+		n += snprintf(buf + n, len - n,
+			      "%s%u flow(s) established before it started are not seen until reopened: this kernel cannot ask for their callbacks (Linux 6.12 can)",
+			      n ? "; " : "", ad->missed);
+	if (ad->netns_skipped && n < len)
+		n += snprintf(buf + n, len - n,
+			      "%s%u network namespace(s) not entered: flows established there before it started are not seen until reopened",
+			      n ? "; " : "", ad->netns_skipped);
+	if (ad->err && n < len)
+		snprintf(buf + n, len - n,
+			 "%sflows established before it started not looked for everywhere: %s",
+			 n ? "; " : "", strerror(-ad->err));
+	return ad->missed || ad->netns_skipped || ad->err;
+}
+
 void ns_agent_stop(struct ns_agent *a)
 {
 	if (!a)

@@ -54,6 +54,13 @@ int ns_agent_link(const struct ns_agent *a, double *queue_us, double *avail_Bps)
 int ns_agent_cc_status(const struct ns_agent *a);
 /* Whether it took the place of one that a killed agent left registered. */
 bool ns_agent_cc_replaced(const struct ns_agent *a);
+/*
+ * What became of the flows established before it started, as one line for
+ * its log, into @buf (empty: none met). Returns whether any are left
+ * unseen, or were not looked for (a warning, not an error: they are seen
+ * once reopened).
+ */
+bool ns_agent_adopt_say(const struct ns_agent *a, char *buf, size_t len);
 void ns_agent_stop(struct ns_agent *a);
 
 #endif /* INDIGO_NS_AGENT_H */

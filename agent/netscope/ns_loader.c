@@ -15,6 +15,8 @@
 #include "linux/indigo_netscope.h"
 #include "ns_layout.h"
 #include "ns_loader.h"
+#include "ns_maps.h"
+#include "ns_netns.h"
 #include "netscope_sockops.skel.h"
 #include "netscope_cc.skel.h"
 
@@ -29,6 +31,7 @@ struct ns_loader {
 	bool cc_replaced;
 	struct bpf_link *links[NS_ATTACH_MAX];
 	size_t nlinks;
+	struct ns_adopt adopt;
 };
 
 int ns_pin_dir_make(void)
@@ -243,6 +246,62 @@ int ns_loader_app_move(struct ns_loader *l, uint64_t from, uint64_t to)
 	return bpf_map_update_elem(fd, &key, &one, BPF_ANY) ? -errno : 0;
 }
 
+/* Before the program is attached, as ns_apps: for netscope_adopt. */
+static int attached_write(struct ns_loader *l, const struct ns_load_opts *o)
+{
+	int fd = bpf_map__fd(l->so->maps.ns_attached);
+	__u8 one = 1;
+	uint64_t id;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < o->ncgroups; i++) {
+		ret = ns_cgroup_id(o->cgroups[i], &id);
+		if (ret)
+			return ret;
+		if (bpf_map_update_elem(fd, &id, &one, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+/* netscope_adopt over the sockets of the namespace the thread is in. */
+static int adopt_here(void *link)
+{
+	char buf[64];
+	ssize_t n;
+	int fd;
+
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd < 0)
+		return -errno;
+	/* it prints nothing: reading to the end runs it over them all */
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		;
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+/*
+ * After the program is attached: a flow established since has its state,
+ * which the iterator passes by. Flows left unseen are reported, not fatal.
+ */
+static void flows_adopt(struct ns_loader *l)
+{
+	struct bpf_link *link;
+
+	link = bpf_program__attach_iter(l->so->progs.netscope_adopt, NULL);
+	if (!link) {
+		l->adopt.err = -errno;
+		return;
+	}
+	l->adopt.err = ns_netns_each(adopt_here, link,
+				     &l->adopt.netns_skipped);
+	bpf_link__destroy(link);
+	l->adopt.taken = l->so->bss->adopt_taken;
+	l->adopt.missed = l->so->bss->adopt_missed;
+}
+
 /*
  * A new counting epoch, before the program is attached: flows that closed
  * while none was attached leave the counts (ns_cg_stats.count_epoch).
@@ -301,6 +360,10 @@ int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
 	ret = apps_write(l, o);
 	if (ret)
 		goto fail;
+	*why = "attached cgroups (ns_attached)";
+	ret = attached_write(l, o);
+	if (ret)
+		goto fail;
 	*why = "flow counting epoch (ns_epoch)";
 	ret = epoch_next(l);
 	if (ret)
@@ -320,6 +383,8 @@ int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
 		l->nlinks++;
 	}
 	l->cc_err = o->want_cc ? cc_register(l, o) : -ENOTSUP;
+	/* after the CC: a policy that names it finds it registered */
+	flows_adopt(l);
 	*out = l;
 	return 0;
 fail:
@@ -330,6 +395,11 @@ fail:
 int ns_loader_cc_status(const struct ns_loader *l)
 {
 	return l->cc_err;
+}
+
+const struct ns_adopt *ns_loader_adopt(const struct ns_loader *l)
+{
+	return &l->adopt;
 }
 
 bool ns_loader_cc_replaced(const struct ns_loader *l)

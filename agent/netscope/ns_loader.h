@@ -2,8 +2,9 @@
 /*
  * Netscope's eBPF programs on the host: loads them, pins their maps under
  * NS_PIN_DIR (reusing maps a previous run left there, so state survives a
- * restart), attaches the sock_ops program to cgroups and registers the
- * "netscope" congestion control. Closing detaches and unregisters; the
+ * restart), attaches the sock_ops program to cgroups, takes in the flows
+ * established before it was, and registers the "netscope" congestion
+ * control. Closing detaches and unregisters; the
  * pinned maps stay.
  */
 #ifndef INDIGO_NS_LOADER_H
@@ -14,8 +15,6 @@
 #include <stdint.h>
 
 #include "ns_peers.h"
-
-#define NS_ATTACH_MAX	16
 
 struct ns_loader;
 
@@ -34,6 +33,15 @@ struct ns_load_opts {
 	size_t napps;
 };
 
+/* What became of the flows established before the program was attached. */
+struct ns_adopt {
+	unsigned int taken;		/* taken in: counted and policed */
+	unsigned int missed;		/* this kernel (before 6.12) cannot */
+	unsigned int netns_skipped;	/* namespaces not entered */
+	int err;			/* 0, or why they were not looked
+					 * for, or not in every namespace */
+};
+
 enum ns_map {
 	NS_MAP_STATS,
 	NS_MAP_POLICY,
@@ -47,6 +55,7 @@ int ns_loader_open(struct ns_loader **out, const struct ns_load_opts *o,
 		   const char **why);
 /* 0 when "netscope" is registered; else why not (-errno). */
 int ns_loader_cc_status(const struct ns_loader *l);
+const struct ns_adopt *ns_loader_adopt(const struct ns_loader *l);
 /* Whether registering it took the place of one that a killed agent left. */
 bool ns_loader_cc_replaced(const struct ns_loader *l);
 int ns_loader_map_fd(const struct ns_loader *l, enum ns_map m);

@@ -56,7 +56,19 @@ struct dst_entry {
 	struct net_device *dev;
 };
 
+struct in6_addr {
+	u8 s6_addr[16];
+};
+
+struct sock_common {
+	u32 skc_daddr;
+	unsigned short skc_family;
+	volatile unsigned char skc_state;
+	struct in6_addr skc_v6_daddr;
+};
+
 struct sock {
+	struct sock_common __sk_common;
 	struct sock_cgroup_data sk_cgrp_data;
 	struct dst_entry *sk_dst_cache;
 	unsigned long sk_max_pacing_rate;
@@ -96,6 +108,21 @@ struct tcp_sock {
 	u32 max_packets_out;
 	u8 is_cwnd_limited: 1;
 	struct minmax rtt_min;
+	u8 bpf_sock_ops_cb_flags;
+};
+
+struct seq_file;
+
+struct bpf_iter_meta {
+	struct seq_file *seq;
+	u64 session_id;
+	u64 seq_num;
+};
+
+struct bpf_iter__tcp {
+	struct bpf_iter_meta *meta;
+	struct sock_common *sk_common;
+	u32 uid;
 };
 
 struct ack_sample {

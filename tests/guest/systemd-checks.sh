@@ -151,14 +151,30 @@ await "$c" 'running without Netscope (as a systemd service it needs the unit.s N
 systemctl stop indigod
 
 # 8. With the drop-in: programs attached, CC registered, maps pinned, a
-# flow of the application measured; a stop detaches and keeps the maps.
+# flow of the application measured, one established before the agent
+# started (in another network namespace) taken in; a stop detaches and
+# keeps the maps.
 mkdir -p $UNITD
 cp $DROPINS/netscope.conf $UNITD/
 systemctl daemon-reload
+# a flow of the application established before the agent starts, in a
+# network namespace of its own (the agent enters it to find the flow)
+sh -c "echo \$\$ >$APP/cgroup.procs; exec unshare -n sh -c 'ip link set lo up; iperf3 -s -p 5204 -1 >/dev/null 2>&1 & sleep 1; iperf3 -c 127.0.0.1 -p 5204 -t 6 >/dev/null 2>&1'" &
+early=$!
+sleep 2.5
 c=$(cursor)
 systemctl start indigod
 await "$c" 'programs attached' && [ "$(prop ActiveState)" = active ] &&
 	pass netscope-with-dropin || fail netscope-with-dropin "$(journal "$c")"
+# taken in where the kernel lets a program ask for its callbacks (6.12),
+# said to be unseen where not (6.1); the namespace entered either way
+case $(uname -r) in
+6.1.*) early_said='flow(s) established before it started are not seen until reopened: this kernel cannot' ;;
+*) early_said='took in [1-9][0-9]* flow(s) established before it started' ;;
+esac
+wait $early
+journal "$c" | grep -q "$early_said" && ! journal "$c" | grep -q 'namespace(s) not entered' &&
+	pass netscope-early-flows || fail netscope-early-flows "$(journal "$c" | grep -i 'before it started')"
 grep -qw netscope /proc/sys/net/ipv4/tcp_available_congestion_control &&
 	pass netscope-cc-registered ||
 	fail netscope-cc-registered "$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"

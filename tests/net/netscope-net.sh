@@ -44,6 +44,10 @@
 #  12. flows in cgroups below an application's are counted and paced as
 #      its own (the nearest application's), also after its cgroup is made
 #      again
+#  13. flows established before the agent started are taken in (kernels
+#      since 6.12): counted, and their cgroup's policy applied
+#  14. a flow open across a restart is counted and policed where the new
+#      agent's applications put it
 # Needs root, iperf3, redis-server, redis-benchmark, jq, bpftool.
 # Everything it made goes on exit.
 set -euo pipefail
@@ -119,6 +123,20 @@ flow_stat() {
 		die "no established flow ${3:-dport = :5201} in ${2:-$NS_A} shows $1"
 }
 flow_cwnd() { flow_stat cwnd "$@"; }
+
+# the congestion control of the one of A's established flows to B's port
+# $1 that has sent the most (iperf3's data flow)
+flow_cc_top() {
+	ip netns exec "$NS_A" ss -tin state established "dport = :$1" |
+		awk '/cwnd:/ { s = 0
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^wscale:/) c = $(i - 1)
+				if ($i ~ /^bytes_sent:/) s = substr($i, 12)
+			}
+			if (s + 0 >= best) { best = s + 0; v = c } }
+			END { if (v == "") exit 1; print v }' ||
+		die "no established flow to port $1 to read its congestion control"
+}
 
 # the SO_MAX_PACING_RATE (bit/s, 0: none) of the one of A's established
 # flows to B's port $1 (5201) that has sent the most; no such flow fails
@@ -911,4 +929,64 @@ bulk "$KID" 1 -p 5212 >/dev/null
 	die "the application's cgroup made again: $(ns_json_get "$APP" .flows) flows of its child's 2"
 stop_agent
 pass "the application's cgroup made again: its child's flows counted under its new id"
+
+# --- 13: flows established before the agent started (none attached then)
+# are taken in: counted, and their cgroup's policy applied. iperf3's idle
+# control connection is taken at its next ACK, its data flow at once.
+EARLY=$(ns_cgroup early)
+"$INDIGOCTL" netscope set "$EARLY" rate_mbit=30 cc=reno
+server 5214
+bulk "$EARLY" 6 -p 5214 >/dev/null &
+p_early=$!
+sleep 1
+[ "$(flow_cc_top 5214)" != reno ] || die "the early flow had reno before any agent"
+start_agent --observe
+sleep 1.5
+early_cc=$(flow_cc_top 5214)
+early_max=$(flow_max_pacing 5214)
+early_live=$(ns_json_get "$EARLY" .flows_live)
+wait $p_early
+sleep 0.3
+early_end=$(ns_json_get "$EARLY" '"\(.flows) \(.flows_live)"')
+grep -q 'took in 2 flow(s) established before it started' "$LOG" ||
+	die "the agent did not say it took in iperf3's 2 flows: $(cat "$LOG")"
+[ "$early_cc" = reno ] || die "a flow established before the agent: ss shows '$early_cc', its policy chose reno"
+((early_max == 30000000)) ||
+	die "a flow established before the agent: pacing limit $early_max bit/s, its policy 30 Mbit/s"
+((early_live >= 1)) || die "flows established before the agent: $early_live live"
+[ "$early_end" = "2 0" ] ||
+	die "flows established before the agent, once closed: '$early_end' (flows, live), iperf3 made 2"
+stop_agent
+"$INDIGOCTL" netscope clear "$EARLY"
+pass "flows established before the agent started taken in: $early_cc at $((early_max / 1000000)) Mbit/s, $early_end (flows, live) once closed"
+# --- 14: a flow open across a restart whose new configuration makes an
+# application of its cgroup's parent: counted and policed under the
+# application's id from its first ACK after the restart
+LATER=$(ns_cgroup later)
+LATER_KID=$(ns_cgroup later/kid)
+"$INDIGOCTL" netscope set "$LATER" rate_mbit=30 cc=reno
+start_agent --observe
+server 5215
+bulk "$LATER_KID" 6 -p 5215 >/dev/null &
+p_later=$!
+sleep 1
+[ "$(ns_json_get "$LATER_KID" .flows_live)" = 2 ] ||
+	die "before the restart: its own cgroup has $(ns_json_get "$LATER_KID" .flows_live) live flows of iperf3's 2"
+[ "$(flow_cc_top 5215)" != reno ] || die "the flow had reno before its application was"
+stop_agent
+start_agent --observe --app "$LATER"
+sleep 1.5
+later_cc=$(flow_cc_top 5215)
+later_max=$(flow_max_pacing 5215)
+later_live=$(ns_json_get "$LATER" .flows_live)
+kid_live=$(ns_json_get "$LATER_KID" .flows_live)
+wait $p_later
+[ "$later_cc" = reno ] || die "a flow open across the restart: ss shows '$later_cc', its application's policy chose reno"
+((later_max == 30000000)) ||
+	die "a flow open across the restart: pacing limit $later_max bit/s, its application's policy 30 Mbit/s"
+((later_live >= 1)) && [ "$kid_live" = 0 ] ||
+	die "a flow open across the restart: $later_live live under its application, $kid_live under its own cgroup"
+stop_agent
+"$INDIGOCTL" netscope clear "$LATER"
+pass "a flow open across a restart that made its parent an application: counted under it ($later_live live), $later_cc at $((later_max / 1000000)) Mbit/s"
 say "netscope-net: all passed"

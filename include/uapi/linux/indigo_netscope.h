@@ -29,6 +29,9 @@
  *			cgroups (the controller's); a flow whose socket is in
  *			a cgroup below one, at most NS_APP_DEPTH levels down,
  *			is counted and policed under the nearest one's id
+ *	ns_attached	hash, cgroup id to __u8 (1): the cgroups the sock_ops
+ *			program is attached to, for the iterator that takes
+ *			in flows established before it was (netscope_adopt)
  */
 #ifndef _UAPI_LINUX_INDIGO_NETSCOPE_H
 #define _UAPI_LINUX_INDIGO_NETSCOPE_H
@@ -50,6 +53,9 @@
 					 * much, */
 #define NS_CLAMP_MIN		4	/* and at least this many segments */
 #define NS_HOST_PEERS_MAX	64	/* prefixes in ns_host_peers */
+#define NS_ATTACH_MAX		16	/* cgroups one agent attaches to */
+#define NS_ATTACH_DEPTH		32	/* a flow's cgroup's ancestors looked
+					 * up in ns_attached */
 #define NS_APPS_MAX		16	/* applications' cgroups in ns_apps */
 #define NS_APP_DEPTH		8	/* a flow's cgroup's ancestors looked
 					 * up in ns_apps, the nearest first */
@@ -208,7 +214,8 @@ struct ns_link_view {
 struct ns_flow {
 	__u64 cgid;			/* the id it is counted and policed
 					 * under (see ns_apps), set when it is
-					 * established */
+					 * established and again in each new
+					 * ns_epoch (an agent started) */
 	__u64 acked;			/* bytes_acked at the last callback */
 	__u32 retrans;			/* total_retrans at the last callback */
 	__u32 ce;			/* delivered_ce at the last callback */
