@@ -11,6 +11,11 @@
  * whose member vma is the VMA: 6.10 made numa_migrate_prep() and
  * mpol_misplaced() take the vm_fault, and 6.11 renamed the former
  * numa_migrate_check().
+ *
+ * The memory hotplug notifier (main.c) is alike in all of them: at
+ * MEM_OFFLINE, struct memory_notify's status_change_nid names the node the
+ * offlining left without memory (else it is NUMA_NO_NODE), and N_MEMORY is
+ * already cleared for it. Later kernels move that news to a node notifier.
  */
 #ifndef _INDIGO_COMPAT_H
 #define _INDIGO_COMPAT_H

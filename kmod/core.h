@@ -168,6 +168,12 @@ void indigo_table_init(struct indigo_table *t, struct indigo_page *slots,
 #define INDIGO_PFN_MAX		(INDIGO_KEY_PFN_MASK - 1)
 struct indigo_page *indigo_table_get(struct indigo_table *t, u64 pfn, u32 tag,
 				     int *evicted_node);
+/*
+ * Frees the records of pages on @node, whose memory went offline: their
+ * pfns hold no page now, and the records would otherwise linger until
+ * evicted, counted as that node's evictions. Returns how many it freed.
+ */
+u32 indigo_table_drop_node(struct indigo_table *t, u16 node);
 /* Stripe index for callers that lock the table in stripes. */
 static inline u32 indigo_table_hash(u64 pfn)
 {

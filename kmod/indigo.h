@@ -70,10 +70,11 @@ struct indigo_shard {
 struct indigo_state {
 	/*
 	 * The far nodes. The default set grows as a node without CPUs gets
-	 * its first memory (main.c); the fault path reads it without locks.
+	 * its first memory and shrinks as one loses its last (main.c); the
+	 * fault path reads it without locks.
 	 */
 	nodemask_t far;
-	struct mutex far_mutex;	/* serialises growth and messages sized by it */
+	struct mutex far_mutex;	/* serialises changes and messages sized by it */
 
 	struct indigo_policy_rcu __rcu *policy;
 	struct mutex policy_mutex;		/* serialises setters */
@@ -125,6 +126,11 @@ u32 indigo_decisions_copy(struct indigo_decision *out, u32 max);
 void indigo_cand_add(const struct indigo_cand *c);
 /* Takes the pending candidates into @out (cand_max entries); returns count. */
 u32 indigo_cands_take(struct indigo_cand *out);
+/*
+ * Drops what is kept of the pages of @nid, which has no memory left: their
+ * records and unsent candidates. Returns how many records it dropped.
+ */
+u32 indigo_node_forget(int nid);
 
 /* hook.c */
 /* 0, or -EOPNOTSUPP (said why) when this kernel takes no hinting faults */

@@ -4,11 +4,11 @@
  * telemetry to the agent.
  *
  * Load order makes every part ready before the fault path can reach it:
- * the memory-online notifier (before the far set is taken), state, netlink,
- * debugfs (its "emit" file sends on the netlink family), epoch worker, and
- * the probes last. Unload runs in reverse, so no probe
- * fires into freed state. The module loads in observe mode: loading it
- * alone changes no placement.
+ * state, the memory hotplug notifier (before the far set is taken; it drops
+ * page records, so after the state), netlink, debugfs (its "emit" file
+ * sends on the netlink family), epoch worker, and the probes last. Unload
+ * runs in reverse, so no probe fires into freed state. The module loads in
+ * observe mode: loading it alone changes no placement.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,7 +21,7 @@
 
 static char *far_nodes;
 module_param(far_nodes, charp, 0444);
-MODULE_PARM_DESC(far_nodes, "Far-memory nodes, e.g. 1,3-4 (default: memory nodes without CPUs, also those onlined later)");
+MODULE_PARM_DESC(far_nodes, "Far-memory nodes, e.g. 1,3-4 (default: memory nodes without CPUs, also those onlined later, until their memory is all offline; listed ones are kept while they have no memory)");
 
 static unsigned int max_pages = 65536;
 module_param(max_pages, uint, 0444);
@@ -153,18 +153,11 @@ static int parse_far_nodes(void)
 	return 0;
 }
 
-/*
- * With the default far set, a node without CPUs whose memory comes online
- * after the load is watched from then on. A far_nodes= list stays as given.
- */
-static int far_memory_online(struct notifier_block *nb, unsigned long action,
-			     void *arg)
+/* With the default far set: nodes without CPUs whose memory came online */
+static void far_memory_online(void)
 {
 	int nid;
 
-	if (action != MEM_ONLINE || far_nodes_given())
-		return NOTIFY_OK;
-	mutex_lock(&indigo.far_mutex);
 	for_each_node_state(nid, N_MEMORY) {
 		if (!far_by_default(nid) || node_isset(nid, indigo.far))
 			continue;
@@ -177,12 +170,53 @@ static int far_memory_online(struct notifier_block *nb, unsigned long action,
 		pr_info("node %d has memory online and no CPUs: watched as far memory\n",
 			nid);
 	}
+}
+
+/*
+ * Far node @nid has no memory left (a CXL region torn down, a DIMM
+ * unplugged): the records of its pages are of no page now. A node of the
+ * default set leaves it first, so that no fault records it again.
+ */
+static void far_memory_gone(int nid)
+{
+	u32 dropped;
+
+	if (far_nodes_given()) {
+		dropped = indigo_node_forget(nid);
+		pr_info("node %d has no memory left: %u page records dropped; still watched, as far_nodes= names it\n",
+			nid, dropped);
+		return;
+	}
+	node_clear(nid, indigo.far);
+	dropped = indigo_node_forget(nid);
+	pr_info("node %d has no memory left: no longer watched as far memory, %u page records dropped\n",
+		nid, dropped);
+}
+
+/*
+ * With the default far set, a node without CPUs whose memory comes online
+ * after the load is watched from then on, until its memory is all offline
+ * again. A far_nodes= list stays as given: a listed node whose memory goes
+ * is watched again when it returns.
+ */
+static int far_memory_notify(struct notifier_block *nb, unsigned long action,
+			     void *arg)
+{
+	const struct memory_notify *mn = arg;
+
+	mutex_lock(&indigo.far_mutex);
+	if (action == MEM_ONLINE && !far_nodes_given())
+		far_memory_online();
+	/* N_MEMORY is cleared by now; status_change_nid names the node */
+	else if (action == MEM_OFFLINE && mn->status_change_nid >= 0 &&
+		 node_isset(mn->status_change_nid, indigo.far))
+		far_memory_gone(mn->status_change_nid);
 	mutex_unlock(&indigo.far_mutex);
 	return NOTIFY_OK;
 }
 
 static struct notifier_block far_memory_nb = {
-	.notifier_call = far_memory_online,
+	.notifier_call = far_memory_notify,
 };
 
 /* Whether a memory node is left outside the far ones, to promote to */
@@ -201,8 +235,6 @@ static int check_params(void)
 	/* every shard needs one probe window */
 	const u32 pages_min = INDIGO_SHARDS * INDIGO_TABLE_PROBE;
 	const u32 pages_max = BIT(26);
-	u32 nfar;
-	int err;
 
 	if (max_pages < pages_min || max_pages > pages_max) {
 		pr_err("max_pages=%u out of range %u-%u\n", max_pages,
@@ -217,6 +249,14 @@ static int check_params(void)
 		pr_err("cand_max=%u out of range 16-65536\n", cand_max);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+static int check_far_nodes(void)
+{
+	u32 nfar;
+	int err;
+
 	err = parse_far_nodes();
 	if (err)
 		return err;
@@ -267,22 +307,25 @@ static int __init indigo_init(void)
 	err = indigo_hook_supported();
 	if (err)
 		return err;
+	err = check_params();
+	if (err)
+		return err;
+	err = indigo_state_init(max_pages, cand_max);
+	if (err)
+		return err;
 	/* before the far set is taken, so that no onlining falls between */
 	mutex_init(&indigo.far_mutex);
 	err = register_memory_notifier(&far_memory_nb);
 	if (err)
-		return err;
+		goto err_state;
 	mutex_lock(&indigo.far_mutex);
-	err = check_params();
+	err = check_far_nodes();
 	mutex_unlock(&indigo.far_mutex);
-	if (err)
-		goto err_notifier;
-	err = indigo_state_init(max_pages, cand_max);
 	if (err)
 		goto err_notifier;
 	err = epoch_alloc();
 	if (err)
-		goto err_state;
+		goto err_notifier;
 	err = indigo_genl_init();
 	if (err)
 		goto err_epoch;
@@ -308,10 +351,10 @@ err_work:
 	indigo_genl_exit();
 err_epoch:
 	epoch_free();
-err_state:
-	indigo_state_free();
 err_notifier:
 	unregister_memory_notifier(&far_memory_nb);
+err_state:
+	indigo_state_free();
 	return err;
 }
 

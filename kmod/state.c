@@ -12,6 +12,7 @@
 
 #include <linux/cache.h>
 #include <linux/log2.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include "indigo.h"
@@ -247,6 +248,26 @@ u32 indigo_cands_take(struct indigo_cand *out)
 	n = indigo.ncands;
 	memcpy(out, indigo.cands, array_size(n, sizeof(*out)));
 	WRITE_ONCE(indigo.ncands, 0);
+	spin_unlock(&indigo.cand_lock);
+	return n;
+}
+
+u32 indigo_node_forget(int nid)
+{
+	u32 i, j, n = 0;
+
+	for (i = 0; i < INDIGO_SHARDS; i++) {
+		spin_lock(&indigo.shards[i].lock);
+		n += indigo_table_drop_node(&indigo.shards[i].table, nid);
+		spin_unlock(&indigo.shards[i].lock);
+		cond_resched();		/* 2^20 slots a shard at most */
+	}
+	/* candidates not sent yet: their pages have been moved off the node */
+	spin_lock(&indigo.cand_lock);
+	for (i = j = 0; i < indigo.ncands; i++)
+		if (indigo.cands[i].node != nid)
+			indigo.cands[j++] = indigo.cands[i];
+	WRITE_ONCE(indigo.ncands, j);
 	spin_unlock(&indigo.cand_lock);
 	return n;
 }

@@ -59,3 +59,18 @@ anew:
 	pg->key = key;
 	return pg;
 }
+
+u32 indigo_table_drop_node(struct indigo_table *t, u16 node)
+{
+	u32 i, n = 0;
+
+	/* lookups search their whole window, so a freed slot breaks no chain */
+	for (i = 0; i < t->size; i++) {
+		if (!t->slots[i].key || t->slots[i].node != node)
+			continue;
+		memset(&t->slots[i], 0, sizeof(t->slots[i]));
+		n++;
+	}
+	t->used -= n;
+	return n;
+}

@@ -385,9 +385,16 @@ fi
 
 # Far memory onlined after the load, as CXL memory is by daxctl: node 2
 # (run-guest.sh --hotplug-mb) has no CPUs and only a DIMM left offline at
-# boot. Named in far_nodes= before it has memory, it is taken; with the
-# default far set, it is watched once its memory comes online.
+# boot. Named in far_nodes= before it has memory, it is taken, and kept
+# when its memory goes offline again; with the default far set, it is
+# watched once its memory comes online, and no more once it is all offline.
+# Either way the records of its pages go with its memory.
 if want hotplug; then
+	# $1 (online_movable or offline) to each of node 2's blocks
+	blocks_to() { for b in $blocks; do timeout 60 sh -c "echo $1 >$b" || return 1; done; }
+	# the page records that the last such line of dmesg says were dropped
+	dropped() { dmesg | sed -n 's/.* \([0-9]*\) page records dropped.*/\1/p' | tail -n 1; }
+	online_msg='indigo: node 2 has memory online and no CPUs: watched as far memory'
 	rmmod indigo
 	blocks=$(grep -l offline /sys/devices/system/node/node2/memory*/state 2>/dev/null || true)
 	if [ -z "$blocks" ]; then
@@ -397,14 +404,21 @@ if want hotplug; then
 			dmesg | tail -n 5 | grep -q 'indigo: node 2 has no memory yet' &&
 			grep -q '^far_nodes 2$' $D/policy && pass far-node-without-memory-yet ||
 			fail far-node-without-memory-yet "$(dmesg | tail -n 2)"
+		blocks_to online_movable && SECS=4 farmem_run --far 2 --bind-far >/dev/null &&
+			blocks_to offline
+		n=$(dropped)
+		grep -q '^far_nodes 2$' $D/policy &&
+			dmesg | grep -q 'indigo: node 2 has no memory left: .* still watched, as far_nodes= names it' &&
+			[ "${n:-0}" -gt 0 ] && pass far-node-named-offlined-kept ||
+			fail far-node-named-offlined-kept "$(grep far_nodes $D/policy); $(dmesg | tail -n 2)"
 		rmmod indigo 2>/dev/null
 		insmod $KO
 		grep -q '^far_nodes 1$' $D/policy || fail hotplug-before "$(grep far_nodes $D/policy)"
 		indigoctl watch >/tmp/hp-watch.txt 2>&1 &
 		W=$!
-		for b in $blocks; do echo online_movable >"$b"; done
+		blocks_to online_movable
 		grep -q '^far_nodes 1-2$' $D/policy &&
-			dmesg | grep -q 'indigo: node 2 has memory online and no CPUs: watched as far memory' &&
+			dmesg | grep -q "$online_msg" &&
 			pass far-node-onlined-watched ||
 			fail far-node-onlined-watched "$(grep far_nodes $D/policy); $(dmesg | tail -n 2)"
 		farmem_run --far 2 --bind-far >/dev/null
@@ -420,6 +434,36 @@ if want hotplug; then
 		grep -Eq '^  node 2 faults [1-9]' /tmp/hp-watch.txt &&
 			pass far-node-onlined-reported ||
 			fail far-node-onlined-reported "$(tail -n 3 /tmp/hp-watch.txt)"
+		# all its memory offline: out of the far set, its records gone
+		before=$(kv $D/stats tracked_pages)
+		blocks_to offline || fail far-node-offlined "offlining node 2: $(dmesg | tail -n 2)"
+		n=$(dropped)
+		after=$(kv $D/stats tracked_pages)
+		echo "node 2 offlined: $n page records dropped, tracked_pages $before -> $after"
+		grep -q '^far_nodes 1$' $D/policy &&
+			dmesg | grep -q 'indigo: node 2 has no memory left: no longer watched as far memory' &&
+			[ "${n:-0}" -gt 0 ] && [ "$after" -le $((before - n)) ] &&
+			[ -z "$(node_stat 2 faults)" ] && pass far-node-offlined-unwatched ||
+			fail far-node-offlined-unwatched "$(grep far_nodes $D/policy); tracked $before -> $after, $n dropped; $(dmesg | tail -n 2)"
+		# and the epochs' reports leave its row out: the last whole one of
+		# 4 more
+		e=$(grep -c '^epoch ' /tmp/hp-watch.txt)
+		i=0
+		while [ "$(grep -c '^epoch ' /tmp/hp-watch.txt)" -lt $((e + 4)) ] && [ $i -lt 40 ]; do
+			i=$((i + 1))
+			sleep 0.25
+		done
+		last=$(awk '/^epoch / { if (cur != "") prev = cur; cur = "" }
+			{ cur = cur $0 "\n" } END { printf "%s", prev }' /tmp/hp-watch.txt)
+		echo "$last" | grep -q '^epoch ' && ! echo "$last" | grep -q '^  node 2 ' &&
+			pass far-node-offlined-unreported ||
+			fail far-node-offlined-unreported "$(tail -n 4 /tmp/hp-watch.txt)"
+		# its memory back: watched again
+		blocks_to online_movable
+		grep -q '^far_nodes 1-2$' $D/policy &&
+			[ "$(dmesg | grep -c "$online_msg")" = 2 ] &&
+			pass far-node-reonlined-watched ||
+			fail far-node-reonlined-watched "$(grep far_nodes $D/policy); $(dmesg | tail -n 2)"
 		kill $W 2>/dev/null
 		wait $W 2>/dev/null
 	fi

@@ -373,6 +373,46 @@ START_TEST(window_takes_free_slot)
 }
 END_TEST
 
+/*
+ * Dropping a node's records frees their slots and keeps the others'
+ * records findable, also those past a freed slot in a shared window.
+ */
+START_TEST(drop_node_keeps_others)
+{
+	struct indigo_page *pg[8], *p;
+	struct fixture f;
+	u64 pfn[8];
+	int i, ev;
+
+	fixture_init(&f, 64);
+	/* slots 24..31 hold pages homed at 24, of nodes 2 and 3 in turn */
+	for (i = 0; i < 8; i++) {
+		pfn[i] = pfn_at_home(&f.t, 24, 0, i);
+		pg[i] = indigo_table_get(&f.t, pfn[i], 0, &ev);
+		pg[i]->last_ns = 10 + i;
+		pg[i]->node = 2 + i % 2;
+	}
+	ck_assert_uint_eq(indigo_table_drop_node(&f.t, 2), 4);
+	ck_assert_uint_eq(f.t.used, 4);
+	ck_assert_uint_eq(indigo_table_drop_node(&f.t, 2), 0);
+	for (i = 1; i < 8; i += 2) {
+		p = indigo_table_get(&f.t, pfn[i], 0, &ev);
+		ck_assert_ptr_eq(p, pg[i]);
+		ck_assert_int_eq(ev, -1);
+		ck_assert_uint_eq(p->last_ns, 10 + i);
+	}
+	/* node 2's pages come back as new records, in the freed slots */
+	for (i = 0; i < 8; i += 2) {
+		p = indigo_table_get(&f.t, pfn[i], 0, &ev);
+		ck_assert_int_eq(ev, -1);
+		assert_fresh(p, pfn[i]);
+		ck_assert_uint_eq(slot_of(&f.t, p), 24 + i);
+	}
+	ck_assert_uint_eq(f.t.used, 8);
+	fixture_fini(&f);
+}
+END_TEST
+
 /* xorshift64*: fixed seed, same workload on every run. */
 static u64 rnd(u64 *s)
 {
@@ -542,6 +582,7 @@ static Suite *table_suite(void)
 	tcase_add_test(evict, used_bounded);
 	tcase_add_test(evict, eviction_within_window);
 	tcase_add_test(evict, window_takes_free_slot);
+	tcase_add_test(evict, drop_node_keeps_others);
 	suite_add_tcase(s, evict);
 
 	/* valgrind runs the million gets 20-50 times slower */
