@@ -9,7 +9,8 @@
 #      RTT sample once, under nested attachments too); a request/response flow counts
 #      turns, and its progress is counted in them; flows that stay on the
 #      host (loopback, or to a configured host peer) are neither counted
-#      nor paced
+#      nor paced (IPv4 and IPv6), while an IPv6 flow across the link is
+#      counted
 #   3. a pacing rate set in the policy holds a bulk flow within +-15 %,
 #      and three together; its window clamped near its share's
 #      bandwidth-delay product; a
@@ -216,6 +217,11 @@ RR=$(ns_cgroup rr)
 PEER_IP_A=198.18.2.1
 PEER_IP_B=198.18.2.2
 ns_link "pa-$NS_TAG" "pb-$NS_TAG" "$PEER_IP_A" "$PEER_IP_B"
+# IPv6 on both links too (2001:2::/48, for benchmarking)
+ip -n "$NS_A" addr add 2001:2::1/64 dev "va-$NS_TAG" nodad
+ip -n "$NS_B" addr add 2001:2::2/64 dev "vb-$NS_TAG" nodad
+ip -n "$NS_A" addr add 2001:2:0:2::1/64 dev "pa-$NS_TAG" nodad
+ip -n "$NS_B" addr add 2001:2:0:2::2/64 dev "pb-$NS_TAG" nodad
 # A policy map an older build pinned with other flags (not preallocated,
 # its layout otherwise today's) is replaced, not refused, where this run
 # owns the pins.
@@ -226,7 +232,8 @@ if [ "$NS_PINS_FOUND" = 0 ]; then
 	bpftool map create "$NS_PINS/ns_policy" type hash key 8 value 48 \
 		entries 1024 name ns_policy flags 1
 fi
-start_agent --observe --cgroup "$BULK" --host-peer 198.18.2.0/30
+start_agent --observe --cgroup "$BULK" --host-peer 198.18.2.0/30 \
+	--host-peer 2001:2:0:2::/64
 bpftool map dump pinned /sys/fs/bpf/indigo/ns_cg_stats >/dev/null
 # (not grep -q on the pipe: bpftool, its reader gone, fails under pipefail)
 bpftool btf dump map pinned /sys/fs/bpf/indigo/ns_cg_stats value 2>/dev/null |
@@ -297,7 +304,8 @@ jq -e -n "$turns_bulk * 20 < $segs" >/dev/null || die "bulk: $turns_bulk turns i
 # policy's 10 Mbit/s, at either end
 LOCAL=$(ns_cgroup local)
 "$INDIGOCTL" netscope set "$LOCAL" rate_mbit=10
-for to in "127.0.0.1 $NS_A" "$NS_IP_A $NS_A" "$PEER_IP_B $NS_B"; do
+for to in "127.0.0.1 $NS_A" "::1 $NS_A" "$NS_IP_A $NS_A" "$PEER_IP_B $NS_B" \
+	"2001:2:0:2::2 $NS_B"; do
 	read -r dst netns <<<"$to"
 	server 5202 "$netns" "$LOCAL"
 	bps=$(ns_in "$LOCAL" "$NS_A" iperf3 -c "$dst" -p 5202 -t 1 -J |
@@ -308,7 +316,14 @@ done
 [ "$(ns_json_get "$LOCAL" .flows)" = null ] ||
 	die "flows on the host counted: $(ns_json_get "$LOCAL" .flows)"
 "$INDIGOCTL" netscope clear "$LOCAL"
-pass "flows to 127.0.0.1, to the host's own address and to a host peer neither counted nor paced"
+pass "flows to 127.0.0.1 and ::1, to the host's own address and to a host peer (IPv4 and IPv6) neither counted nor paced"
+# while an IPv6 flow across the link is
+V6=$(ns_cgroup v6)
+server 5216
+ns_in "$V6" "$NS_A" iperf3 -c 2001:2::2 -p 5216 -t 1 >/dev/null
+[ "$(ns_json_get "$V6" .flows)" = 2 ] && [ "$(ns_json_get "$V6" .rtt_samples)" -gt 0 ] ||
+	die "an IPv6 flow across the link: $(ns_json_get "$V6" .flows) flows, $(ns_json_get "$V6" .rtt_samples) RTT samples"
+pass "an IPv6 flow across the link counted: $(ns_json_get "$V6" .rtt_samples) RTT samples"
 stop_agent
 start_agent --app "$RR" --interval-ms 100 --no-cc
 ns_bg ip netns exec "$NS_B" redis-server --bind "$NS_IP_B" --port 6379 --save "" \

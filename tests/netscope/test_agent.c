@@ -161,6 +161,14 @@ bool ns_loader_cc_replaced(const struct ns_loader *l)
 	return false;
 }
 
+/* what the loader found of the flows established before it attached */
+static struct ns_adopt adopted;
+
+const struct ns_adopt *ns_loader_adopt(const struct ns_loader *l)
+{
+	return &adopted;
+}
+
 int ns_loader_map_fd(const struct ns_loader *l, enum ns_map m)
 {
 	return -1;
@@ -641,6 +649,36 @@ START_TEST(locked_policy_is_skipped_and_fixed_one_kept)
 }
 END_TEST
 
+/*
+ * Flows established before the agent started: one line says what became
+ * of them, a warning only where some are left unseen.
+ */
+START_TEST(flows_before_start_are_said)
+{
+	struct ns_agent *a = agent_new();
+	char line[512];
+
+	adopted = (struct ns_adopt){ 0 };
+	ck_assert(!ns_agent_adopt_say(a, line, sizeof(line)));
+	ck_assert_str_eq(line, "");
+	adopted.taken = 3;
+	ck_assert(!ns_agent_adopt_say(a, line, sizeof(line)));
+	ck_assert_str_eq(line, "took in 3 flow(s) established before it started");
+	adopted = (struct ns_adopt){ .missed = 2 };
+	ck_assert(ns_agent_adopt_say(a, line, sizeof(line)));
+	ck_assert_str_eq(line, "2 flow(s) established before it started are not seen until reopened: this kernel cannot ask for their callbacks (Linux 6.12 can)");
+	adopted = (struct ns_adopt){ .taken = 1, .netns_skipped = 4,
+				     .err = -ENOENT };
+	ck_assert(ns_agent_adopt_say(a, line, sizeof(line)));
+	ck_assert_str_eq(line, "took in 1 flow(s) established before it started; 4 network namespace(s) not entered: flows established there before it started are not seen until reopened; flows established before it started not looked for everywhere: No such file or directory");
+	/* cut, never past the buffer */
+	ck_assert(ns_agent_adopt_say(a, line, 40));
+	ck_assert_uint_eq(strlen(line), 39);
+	adopted = (struct ns_adopt){ 0 };
+	free(a);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ns_agent");
@@ -660,6 +698,7 @@ int main(void)
 	tcase_add_test(tc, attach_point_not_cgroup2_is_refused);
 	tcase_add_test(tc, gone_cgroup_without_stats_is_forgotten);
 	tcase_add_test(tc, locked_policy_is_skipped_and_fixed_one_kept);
+	tcase_add_test(tc, flows_before_start_are_said);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
