@@ -22,11 +22,13 @@ NS_CFLAGS := -Iagent/netscope -I$(NS_B) $(shell pkg-config --cflags libbpf 2>/de
 NS_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) -lm
 
 PROGS += $(B)/indigo-netscope
-INDIGOCTL_SRC += tools/indigoctl_netscope.c agent/netscope/ns_maps.c agent/netscope/ns_link.c
-INDIGOCTL_CFLAGS += -Iagent/netscope -Itools $(shell pkg-config --cflags libbpf 2>/dev/null)
+INDIGOCTL_SRC += tools/indigoctl_netscope.c agent/netscope/ns_maps.c agent/netscope/ns_link.c \
+	agent/netscope/ns_layout.c
+INDIGOCTL_CFLAGS += -Iagent/netscope -Itools -I$(NS_B) $(shell pkg-config --cflags libbpf 2>/dev/null)
 INDIGOCTL_LIBS += $(NS_LIBS)
-# the map layouts it reads (the rule compiles only the .c of its prerequisites)
-$(B)/indigoctl: $(NS_HDR)
+# the map layouts it reads (the rule compiles only the .c of its
+# prerequisites), the pinned ones' BTF checked against its sock_ops object's
+$(B)/indigoctl: $(NS_HDR) $(NS_B)/netscope_sockops.skel.h
 CHECK_MORE += check-netscope
 BENCH_MORE += bench-netscope
 
@@ -100,7 +102,7 @@ check-netscope-unit: $(NS_T) $(NS_T_SAN)
 		--error-exitcode=1 $$t; done
 
 # indigoctl netscope on maps of its own (a private bpffs; root)
-check-netscope-ctl: $(B)/indigoctl
+check-netscope-ctl: $(B)/indigoctl $(B)/pin-other-layout
 	tests/netscope/indigoctl-netscope.sh $(B)/indigoctl
 
 check-netscope-net: $(B)/indigo-netscope $(B)/indigoctl $(B)/indigod $(B)/pin-other-layout

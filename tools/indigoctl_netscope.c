@@ -26,6 +26,7 @@
 #include "ns_link.h"
 #include "ns_maps.h"
 #include "num.h"
+#include "netscope_sockops.skel.h"
 
 static int usage(void)
 {
@@ -43,7 +44,7 @@ static int fail(const char *what, int err)
 		fprintf(stderr, "indigoctl: netscope: %s: not found (is indigod's netscope running? maps live in %s)\n",
 			what, NS_PIN_DIR);
 	else if (err == -EPROTO)
-		fprintf(stderr, "indigoctl: netscope: %s: maps of another version of Netscope (restart its agent, or use that version's indigoctl)\n",
+		fprintf(stderr, "indigoctl: netscope: %s: layout not this build's, pinned by another version of Netscope (restart this version's agent to re-pin it, or use that version's indigoctl); nothing read or written\n",
 			what);
 	else if (err == -EWOULDBLOCK)
 		fprintf(stderr, "indigoctl: netscope: %s: %s held by another writer for %d s; nothing written\n",
@@ -365,6 +366,9 @@ static int cmd_clear(const struct ns_maps *m, const char *cgroup)
 int indigoctl_netscope(bool json, int argc, char **argv)
 {
 	struct setting set = { 0 };
+	struct ns_sockops *ref;
+	char path[128];
+	const char *which;
 	struct ns_maps m;
 	int ret, rc, i;
 
@@ -384,9 +388,17 @@ int indigoctl_netscope(bool json, int argc, char **argv)
 			return usage();
 		}
 	}
-	ret = ns_maps_open(&m);
-	if (ret)
-		return fail(NS_PIN_DIR, ret);
+	/* the maps' layouts as this build has them: its sock_ops program's
+	 * object, opened only */
+	ref = ns_sockops__open();
+	if (!ref)
+		return fail("this build's sock_ops object", -errno);
+	ret = ns_maps_open(&m, ref->obj, &which);
+	ns_sockops__destroy(ref);
+	if (ret) {
+		snprintf(path, sizeof(path), "%s/%s", NS_PIN_DIR, which);
+		return fail(path, ret);
+	}
 	if (argc == 0)
 		rc = cmd_show(&m, json);
 	else if (!strcmp(argv[0], "set"))

@@ -74,3 +74,27 @@ bool ns_btf_same_layout(const struct btf *a, __u32 a_id, const struct btf *b,
 {
 	return same(a, a_id, b, b_id, 0);
 }
+
+bool ns_map_same_btf(const struct bpf_map_info *info,
+		     const struct bpf_object *obj, const char *name)
+{
+	const struct bpf_map *map = bpf_object__find_map_by_name(obj, name);
+	const struct btf *mine = bpf_object__btf(obj);
+	struct btf *theirs;
+	bool same;
+
+	if (!map)
+		return false;
+	if (!info->btf_id || !mine || !bpf_map__btf_value_type_id(map))
+		return true;
+	theirs = btf__load_from_kernel_by_id(info->btf_id);
+	if (!theirs)
+		return false;
+	same = ns_btf_same_layout(theirs, info->btf_value_type_id, mine,
+				  bpf_map__btf_value_type_id(map)) &&
+	       (!info->btf_key_type_id || !bpf_map__btf_key_type_id(map) ||
+		ns_btf_same_layout(theirs, info->btf_key_type_id, mine,
+				   bpf_map__btf_key_type_id(map)));
+	btf__free(theirs);
+	return same;
+}

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 /*
  * @a_id in @a and @b_id in @b, typedefs and qualifiers seen through: the
@@ -21,5 +22,16 @@
  */
 bool ns_btf_same_layout(const struct btf *a, __u32 a_id, const struct btf *b,
 			__u32 b_id);
+
+/*
+ * Whether the pinned map of @info lays its key and value out as the map
+ * @name of @obj (this build's object, opened; loading is not needed) does:
+ * by their BTF, the pinned map's read from the kernel by its btf_id. True
+ * where either has none (sizes alone decide then); false where @obj has no
+ * such map or the pinned map's BTF cannot be read. Both the loader (before
+ * it reuses a pin) and ns_maps_open() ask this.
+ */
+bool ns_map_same_btf(const struct bpf_map_info *info,
+		     const struct bpf_object *obj, const char *name);
 
 #endif /* INDIGO_NS_LAYOUT_H */

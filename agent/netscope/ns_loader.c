@@ -58,37 +58,12 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 }
 
 /*
- * The pinned map's key and value laid out as @map's: by their BTF (the
- * pinned one's from the kernel), where both have it.
- */
-static bool same_btf(const struct bpf_map_info *info, const struct bpf_map *map,
-		     const struct btf *mine)
-{
-	struct btf *theirs;
-	bool same;
-
-	if (!info->btf_id || !mine || !bpf_map__btf_value_type_id(map))
-		return true;
-	theirs = btf__load_from_kernel_by_id(info->btf_id);
-	if (!theirs)
-		return false;
-	same = ns_btf_same_layout(theirs, info->btf_value_type_id, mine,
-				  bpf_map__btf_value_type_id(map)) &&
-	       (!info->btf_key_type_id || !bpf_map__btf_key_type_id(map) ||
-		ns_btf_same_layout(theirs, info->btf_key_type_id, mine,
-				   bpf_map__btf_key_type_id(map)));
-	btf__free(theirs);
-	return same;
-}
-
-/*
  * A map pinned by an older build with another layout cannot be reused:
  * unpin it so that this load makes a fresh one (its state is lost, which a
  * layout change makes unavoidable).
  */
 static void drop_stale_pins(struct bpf_object *obj)
 {
-	const struct btf *mine = bpf_object__btf(obj);
 	struct bpf_map_info info;
 	struct bpf_map *map;
 	__u32 len;
@@ -110,7 +85,7 @@ static void drop_stale_pins(struct bpf_object *obj)
 		     info.value_size != bpf_map__value_size(map) ||
 		     info.max_entries != bpf_map__max_entries(map) ||
 		     info.map_flags != bpf_map__map_flags(map) ||
-		     !same_btf(&info, map, mine)))
+		     !ns_map_same_btf(&info, obj, bpf_map__name(map))))
 			unlink(path);
 		close(fd);
 	}

@@ -17,16 +17,19 @@
 #define FILEID_KERNFS	0xfe	/* kernfs's file handle type: the node's id */
 #define CGROUP2_SUPER_MAGIC	0x63677270
 
+#include "ns_layout.h"
 #include "ns_maps.h"
 
 /*
  * A map pinned by another version of Netscope (its agent not restarted
  * since) may have another layout: a lookup copies the map's value size
- * into ours, and an update gives its program ours to read as its own.
- * -EPROTO for one whose sizes are not this version's.
+ * into ours, an update gives its program ours to read as its own, and
+ * one of the same size with its fields moved or renamed reads as
+ * nonsense. -EPROTO for one whose sizes are not this version's, or whose
+ * BTF is not @ref's.
  */
-static int get_pinned(const char *name, __u32 key_size, __u32 value_size,
-		      int *fd)
+static int get_pinned(const struct bpf_object *ref, const char *name,
+		      __u32 key_size, __u32 value_size, int *fd)
 {
 	struct bpf_map_info info = { 0 };
 	__u32 len = sizeof(info);
@@ -39,7 +42,8 @@ static int get_pinned(const char *name, __u32 key_size, __u32 value_size,
 		return -errno;
 	if (bpf_obj_get_info_by_fd(*fd, &info, &len))
 		ret = -errno;
-	else if (info.key_size != key_size || info.value_size != value_size)
+	else if (info.key_size != key_size || info.value_size != value_size ||
+		 !ns_map_same_btf(&info, ref, name))
 		ret = -EPROTO;
 	else
 		return 0;
@@ -48,25 +52,32 @@ static int get_pinned(const char *name, __u32 key_size, __u32 value_size,
 	return ret;
 }
 
-int ns_maps_open(struct ns_maps *m)
+int ns_maps_open(struct ns_maps *m, const struct bpf_object *ref,
+		 const char **which)
 {
-	int ret;
+	const struct {
+		const char *name;
+		__u32 key_size, value_size;
+		int *fd;
+	} maps[] = {
+		{ "ns_cg_stats", sizeof(__u64), sizeof(struct ns_cg_stats),
+		  &m->stats },
+		{ "ns_policy", sizeof(__u64), sizeof(struct ns_policy),
+		  &m->policy },
+		{ "ns_ctrl", sizeof(__u64), sizeof(struct ns_ctrl), &m->ctrl },
+		{ "ns_link", sizeof(__u32), sizeof(struct ns_link_view),
+		  &m->link },
+		{ "ns_epoch", sizeof(__u32), sizeof(__u32), &m->epoch },
+	};
+	size_t i;
+	int ret = 0;
 
 	m->stats = m->policy = m->ctrl = m->link = m->epoch = -1;
-	ret = get_pinned("ns_cg_stats", sizeof(__u64), sizeof(struct ns_cg_stats),
-			 &m->stats);
-	if (!ret)
-		ret = get_pinned("ns_policy", sizeof(__u64),
-				 sizeof(struct ns_policy), &m->policy);
-	if (!ret)
-		ret = get_pinned("ns_ctrl", sizeof(__u64), sizeof(struct ns_ctrl),
-				 &m->ctrl);
-	if (!ret)
-		ret = get_pinned("ns_link", sizeof(__u32),
-				 sizeof(struct ns_link_view), &m->link);
-	if (!ret)
-		ret = get_pinned("ns_epoch", sizeof(__u32), sizeof(__u32),
-				 &m->epoch);
+	for (i = 0; !ret && i < sizeof(maps) / sizeof(maps[0]); i++) {
+		*which = maps[i].name;
+		ret = get_pinned(ref, maps[i].name, maps[i].key_size,
+				 maps[i].value_size, maps[i].fd);
+	}
 	if (ret)
 		ns_maps_close(m);
 	return ret;

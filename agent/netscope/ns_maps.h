@@ -16,9 +16,17 @@ struct ns_maps {
 	int stats, policy, ctrl, link, epoch;
 };
 
-/* Opens the maps pinned under NS_PIN_DIR: 0 or -errno; -EPROTO where one
- * has sizes other than this version's layouts (another version pinned it). */
-int ns_maps_open(struct ns_maps *m);
+struct bpf_object;
+
+/*
+ * Opens the maps pinned under NS_PIN_DIR: 0 or -errno, @which naming the
+ * map that failed. -EPROTO where one is not this version's layout (another
+ * version pinned it): sizes other than this version's structs, or, where
+ * the pinned map has BTF, types other than those of @ref, this build's
+ * sock_ops object (opened, not loaded: its maps are those opened here).
+ */
+int ns_maps_open(struct ns_maps *m, const struct bpf_object *ref,
+		 const char **which);
 void ns_maps_close(struct ns_maps *m);
 
 /* 0, -ENOENT when the cgroup has no entry, or -errno. Live and bulk flows

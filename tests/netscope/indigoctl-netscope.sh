@@ -5,12 +5,16 @@
 # refused before any map is, a directory off cgroup v2 is no cgroup, a
 # rate past 34 Gbit/s is kept whole, --json parses, set waits for the
 # writers' lock (bounded), and entries deleted under the walk show no row
-# twice. Needs root.
+# twice. Maps of another version are refused: by their sizes, and by
+# their BTF where they have it (a same-size one of another layout), while
+# this build's, pinned with BTF as its agent pins them, are read. Needs
+# root.
 #
 # Usage: indigoctl-netscope.sh PATH/TO/indigoctl
 set -euo pipefail
 
 ctl=$(realpath "${1:?usage: indigoctl-netscope.sh INDIGOCTL}")
+bdir=$(dirname "$ctl")	# pin-other-layout and bpf/netscope_sockops.bpf.o
 if [ -z "${NS_CTL_INNER:-}" ]; then
 	exec env NS_CTL_INNER=1 unshare -m --propagation private "$0" "$ctl"
 fi
@@ -201,5 +205,37 @@ for args in "netscope set $cg rate_mbit=10" "netscope"; do
 		pass "other-layout-refused ($args)"
 	else fail "other-layout-refused ($args)" "exit $rc, policy $(policy): $(cat "$dir/err")"; fi
 done
+
+# Maps with BTF, as this build's agent pins them (its sock_ops object
+# loaded, not attached; libbpf pins them at the bpffs root, moved into the
+# pin directory from there): read and written.
+rm $pin/ns_*
+mkdir /sys/fs/bpf/progs
+bpftool prog loadall "$bdir/bpf/netscope_sockops.bpf.o" /sys/fs/bpf/progs
+mv /sys/fs/bpf/ns_* $pin/
+# shellcheck disable=SC2046,SC2086
+bpftool map update pinned $pin/ns_cg_stats key $key value $(python3 -c "print(' '.join(['0'] * $st))")
+rc=0
+"$ctl" netscope set "$cg" rate_mbit=10 2>"$dir/err" || rc=$?
+if [ $rc = 0 ] && [ "$(rate_of)" = 10000000 ]; then pass this-build-layout-read
+else fail this-build-layout-read "exit $rc, rate $(rate_of): $(cat "$dir/err")"; fi
+# Then one replaced by a map alike in type and sizes whose BTF is another
+# layout (fields renamed and moved, as a build that reshaped a struct
+# within its size leaves it): the sizes agree, and its values would read
+# as nonsense or, written, be taken by that build's program for its own.
+# Refused, naming it; nothing written.
+other_layout() {	# NAME MAP ARGS...: exit 1, the map named, the policy as it was
+	local name=$1 map=$2 rc=0 before
+	shift 2
+	before=$(policy)
+	"$ctl" "$@" >/dev/null 2>"$dir/err" || rc=$?
+	if [ $rc = 1 ] && grep -q "$pin/$map: layout not this build's" "$dir/err" &&
+	   [ "$(policy)" = "$before" ]; then pass "$name"
+	else fail "$name" "exit $rc, policy $(policy): $(cat "$dir/err")"; fi
+}
+"$bdir/pin-other-layout" $pin/ns_ctrl
+other_layout same-size-ctrl-refused ns_ctrl netscope
+"$bdir/pin-other-layout" $pin/ns_policy
+other_layout same-size-policy-refused ns_policy netscope set "$cg" rate_mbit=20
 
 exit $failed

@@ -4,7 +4,8 @@
  * ns_maps.c), on a hash map faked here as the kernel walks one: a key
  * deleted under the walk (another agent dropping a gone cgroup) sends the
  * next step back to the first key. Releasing a gone controller's policies
- * still reaches every one.
+ * still reaches every one. A pinned map of another layout, found by its
+ * BTF (ns_layout.c, faked here), is refused by name.
  */
 #include "check_main.h"
 #include <errno.h>
@@ -127,16 +128,53 @@ int bpf_prog_get_fd_by_id(__u32 id)
 	return -1;
 }
 
+/* ns_maps_open()'s pins: each with this version's sizes, and the one named
+ * other_layout of another layout by its BTF; the fds handed out */
+static const char *other_layout;
+static int pinned_fds[8], npinned;
+static char pinned_names[8][16];
+
 int bpf_obj_get(const char *pathname)
 {
-	errno = ENOSYS;
-	return -1;
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_lt(npinned, 8);
+	pinned_fds[npinned] = fd;
+	snprintf(pinned_names[npinned++], sizeof(pinned_names[0]), "%s",
+		 strrchr(pathname, '/') + 1);
+	return fd;
 }
 
 int bpf_obj_get_info_by_fd(int bpf_fd, void *info, __u32 *info_len)
 {
-	errno = ENOSYS;
-	return -1;
+	struct bpf_map_info *i = info;
+	const char *name = NULL;
+	int n;
+
+	for (n = 0; n < npinned; n++)
+		if (pinned_fds[n] == bpf_fd)
+			name = pinned_names[n];
+	ck_assert_ptr_nonnull(name);
+	i->key_size = sizeof(__u64);
+	if (!strcmp(name, "ns_cg_stats")) {
+		i->value_size = sizeof(struct ns_cg_stats);
+	} else if (!strcmp(name, "ns_policy")) {
+		i->value_size = sizeof(struct ns_policy);
+	} else if (!strcmp(name, "ns_ctrl")) {
+		i->value_size = sizeof(struct ns_ctrl);
+	} else {
+		i->key_size = sizeof(__u32);
+		i->value_size = !strcmp(name, "ns_link") ?
+				sizeof(struct ns_link_view) : sizeof(__u32);
+	}
+	return 0;
+}
+
+bool ns_map_same_btf(const struct bpf_map_info *info,
+		     const struct bpf_object *obj, const char *name)
+{
+	return !other_layout || strcmp(name, other_layout);
 }
 
 /* @n cgroups' policies, each paced by the gone controller */
@@ -278,6 +316,30 @@ START_TEST(held_lock_waits_bounded_and_writes_nothing)
 }
 END_TEST
 
+/* A map of the same sizes but another layout (by BTF) is refused, named,
+ * and none of those opened before it is left open. */
+START_TEST(other_layout_refused_by_name)
+{
+	const char *which = NULL;
+	struct ns_maps m;
+	int i;
+
+	other_layout = "ns_ctrl";
+	ck_assert_int_eq(ns_maps_open(&m, NULL, &which), -EPROTO);
+	ck_assert_str_eq(which, "ns_ctrl");
+	ck_assert_int_eq(npinned, 3);	/* stats, policy, ctrl: then none */
+	for (i = 0; i < npinned; i++)
+		ck_assert_int_eq(fcntl(pinned_fds[i], F_GETFD), -1);
+	ck_assert(m.stats == -1 && m.policy == -1 && m.ctrl == -1 &&
+		  m.link == -1 && m.epoch == -1);
+	other_layout = NULL;
+	npinned = 0;
+	ck_assert_int_eq(ns_maps_open(&m, NULL, &which), 0);
+	ck_assert_int_eq(npinned, 5);
+	ns_maps_close(&m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ns_maps");
@@ -292,6 +354,7 @@ int main(void)
 	tcase_add_test(tc, release_reaches_every_key_under_a_delete);
 	tcase_add_test(tc, fixed_policy_written_meanwhile_is_kept);
 	tcase_add_test(tc, held_lock_waits_bounded_and_writes_nothing);
+	tcase_add_test(tc, other_layout_refused_by_name);
 	suite_add_tcase(s, tc);
 	ret = unit_run(s);
 	unlink(lock_path);
