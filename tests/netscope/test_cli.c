@@ -57,6 +57,12 @@ bool ns_agent_cc_replaced(const struct ns_agent *a)
 	return false;
 }
 
+bool ns_agent_adopt_say(const struct ns_agent *a, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	return false;
+}
+
 void ns_agent_stop(struct ns_agent *a)
 {
 	stopped = true;
