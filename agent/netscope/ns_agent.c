@@ -517,7 +517,7 @@ bool ns_agent_adopt_say(const struct ns_agent *a, char *buf, size_t len)
 	buf[0] = '\0';
 	if (ad->taken)
 		n += snprintf(buf + n, len - n,
-			      "took in %u flow(s) established before it started",
+			      "took in %u flow(s) established before it started (each counted from its next ACK)",
 			      ad->taken);
 	if (ad->missed && n < len)
 		n += snprintf(buf + n, len - n,

@@ -663,14 +663,14 @@ START_TEST(flows_before_start_are_said)
 	ck_assert_str_eq(line, "");
 	adopted.taken = 3;
 	ck_assert(!ns_agent_adopt_say(a, line, sizeof(line)));
-	ck_assert_str_eq(line, "took in 3 flow(s) established before it started");
+	ck_assert_str_eq(line, "took in 3 flow(s) established before it started (each counted from its next ACK)");
 	adopted = (struct ns_adopt){ .missed = 2 };
 	ck_assert(ns_agent_adopt_say(a, line, sizeof(line)));
 	ck_assert_str_eq(line, "2 flow(s) established before it started are not seen until reopened: this kernel cannot ask for their callbacks (Linux 6.12 can)");
 	adopted = (struct ns_adopt){ .taken = 1, .netns_skipped = 4,
 				     .err = -ENOENT };
 	ck_assert(ns_agent_adopt_say(a, line, sizeof(line)));
-	ck_assert_str_eq(line, "took in 1 flow(s) established before it started; 4 network namespace(s) not entered: flows established there before it started are not seen until reopened; flows established before it started not looked for everywhere: No such file or directory");
+	ck_assert_str_eq(line, "took in 1 flow(s) established before it started (each counted from its next ACK); 4 network namespace(s) not entered: flows established there before it started are not seen until reopened; flows established before it started not looked for everywhere: No such file or directory");
 	/* cut, never past the buffer */
 	ck_assert(ns_agent_adopt_say(a, line, 40));
 	ck_assert_uint_eq(strlen(line), 39);
