@@ -34,10 +34,12 @@ struct gpu_backend_ops {
 	int (*describe)(struct gpu_backend *b, int dev, struct gpu_dev_desc *d);
 	/*
 	 * Makes @dev current and allocates what a probe copies: @bytes of
-	 * device memory, of pinned and of pageable host memory, a stream and
-	 * two events. *@s is the session for copy() and close_dev().
+	 * device memory, of pinned and of pageable host memory (on host node
+	 * @node as gpu_host_alloc() puts it), a stream and two events. *@s is
+	 * the session for copy() and close_dev().
 	 */
-	int (*open_dev)(struct gpu_backend *b, int dev, size_t bytes, void **s);
+	int (*open_dev)(struct gpu_backend *b, int dev, size_t bytes, int node,
+			void **s);
 	/*
 	 * @n back-to-back copies of @bytes in direction @dir from or to host
 	 * memory @mem, timed by events around them: *@seconds.
@@ -65,6 +67,19 @@ struct gpu_backend {
  */
 int gpu_backend_fail(struct gpu_backend *b, int code, char *err, size_t errlen,
 		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/*
+ * @bytes of page-aligned host memory for a probe's copies, touched. With
+ * @node >= 0 it is bound to that NUMA node (mbind, MPOL_BIND, before the
+ * first touch), so that the probe measures the GPU's path from its nearest
+ * node, not from wherever the calling thread's memory happens to be (the
+ * other socket, a far node); the thread's own policy is left as it is.
+ * @node -1 (unknown), or a node the agent may not bind to (outside its
+ * cpuset, or mbind filtered out), leaves it unbound. NULL when out of
+ * memory; gpu_host_free() releases it.
+ */
+void *gpu_host_alloc(size_t bytes, int node);
+void gpu_host_free(void *p, size_t bytes);
 
 /*
  * Opens the CUDA driver @lib as a backend (driver.c). Errors as

@@ -48,6 +48,8 @@ _Static_assert(CUDA_ERROR_DEVICE_UNAVAILABLE == 46 && CUDA_ERROR_LAUNCH_FAILED =
 	X(cuMemFree_v2, NULL) \
 	X(cuMemAllocHost_v2, NULL) \
 	X(cuMemFreeHost, NULL) \
+	X(cuMemHostRegister_v2, NULL) \
+	X(cuMemHostUnregister, NULL) \
 	X(cuMemcpyHtoDAsync_v2, NULL) \
 	X(cuMemcpyDtoHAsync_v2, NULL) \
 	X(cuStreamCreate, NULL) \
@@ -87,6 +89,8 @@ struct sess {
 	CUevent start, stop;
 	CUdeviceptr dbuf;
 	void *pinned, *pageable;
+	size_t bytes;
+	bool registered;	/* pinned is ours, registered with the driver */
 };
 
 static struct drv *drv_of(struct gpu_backend *b)
@@ -191,9 +195,13 @@ static void drv_close_dev(struct gpu_backend *b, void *p)
 		d->cuStreamDestroy_v2(s->stream);
 	if (s->dbuf)
 		d->cuMemFree_v2(s->dbuf);
-	if (s->pinned)
+	if (s->registered) {
+		d->cuMemHostUnregister(s->pinned);
+		gpu_host_free(s->pinned, s->bytes);
+	} else if (s->pinned) {
 		d->cuMemFreeHost(s->pinned);
-	free(s->pageable);
+	}
+	gpu_host_free(s->pageable, s->bytes);
 	if (s->ctx) {
 		d->cuCtxSetCurrent(NULL);
 		d->cuDevicePrimaryCtxRelease_v2(s->dev);
@@ -201,8 +209,38 @@ static void drv_close_dev(struct gpu_backend *b, void *p)
 	free(s);
 }
 
+/*
+ * Pinned host memory on @node. The driver's own (cuMemAllocHost) lands
+ * where the calling thread's policy puts it and, pinned, cannot be moved
+ * after; so with a node known the memory is ours, bound before it is
+ * touched (gpu_host_alloc), and then pinned by registering it.
+ */
+static int alloc_pinned(struct drv *d, struct sess *s, int node)
+{
+	void *p;
+	int e;
+
+	if (node < 0) {
+		e = d->cuMemAllocHost_v2(&s->pinned, s->bytes);
+		if (!e)
+			memset(s->pinned, 0xa5, s->bytes);
+		return e;
+	}
+	p = gpu_host_alloc(s->bytes, node);
+	if (!p)
+		return GPU_BACKEND_HOST_ENOMEM;
+	e = d->cuMemHostRegister_v2(p, s->bytes, 0);
+	if (e) {
+		gpu_host_free(p, s->bytes);
+		return e;
+	}
+	s->pinned = p;
+	s->registered = true;
+	return 0;
+}
+
 static int drv_open_dev(struct gpu_backend *b, int ordinal, size_t bytes,
-			void **out)
+			int node, void **out)
 {
 	struct drv *d = drv_of(b);
 	struct sess *s = calloc(1, sizeof(*s));
@@ -223,21 +261,18 @@ static int drv_open_dev(struct gpu_backend *b, int ordinal, size_t bytes,
 		e = d->cuEventCreate(&s->stop, CU_EVENT_DEFAULT);
 	if (!e)
 		e = d->cuMemAlloc_v2(&s->dbuf, bytes);
+	s->bytes = bytes;
 	if (!e)
-		e = d->cuMemAllocHost_v2(&s->pinned, bytes);
+		e = alloc_pinned(d, s, node);
 	if (!e) {
-		/* Touched, so that copies do not time first-touch faults */
-		s->pageable = aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
-		if (s->pageable)
-			memset(s->pageable, 0x5a, bytes);
-		else
+		s->pageable = gpu_host_alloc(bytes, node);
+		if (!s->pageable)
 			e = GPU_BACKEND_HOST_ENOMEM;
 	}
 	if (e) {
 		drv_close_dev(b, s);
 		return e;
 	}
-	memset(s->pinned, 0xa5, bytes);
 	*out = s;
 	return 0;
 }

@@ -112,7 +112,8 @@ int gpu_tier_probe(struct gpu_tier *t, char *err, size_t errlen)
 	gpu_probe_plan_from(&t->cfg, &plan);
 	/* All or nothing: figures from one probe, never half of two */
 	for (i = 0; i < t->n; i++) {
-		e = gpu_probe_dev(t->b, t->gpus[i].ordinal, &plan, &link[i], err,
+		e = gpu_probe_dev(t->b, t->gpus[i].ordinal,
+				  t->gpus[i].host_node, &plan, &link[i], err,
 				  errlen);
 		if (e)
 			return e;

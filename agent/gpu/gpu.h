@@ -7,7 +7,9 @@
  * GPU, its memory, the host NUMA node nearest to it and, on coherent
  * systems (Grace Hopper), the NUMA node that *is* its memory; builds the
  * tier map (which nodes are far, which a fast tier); and probes each
- * host<->GPU link. The figures feed the cost model as a struct cm_link.
+ * host<->GPU link, from host memory bound to the GPU's nearest node where
+ * that is known (so never across sockets or from a far node). The
+ * figures feed the cost model as a struct cm_link.
  *
  * Every failure (backend left out at build time, no driver, a driver too
  * old, no GPU, a device lost mid-probe) is a negative errno with one

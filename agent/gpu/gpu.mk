@@ -27,7 +27,7 @@ $(info GPU backend left out: no cuda.h under $(CUDA_HOME)/include)
 endif
 endif
 GPU_CFLAGS := $(GPU_DEFS) -Iagent/gpu -Iagent/policy -Iinclude/uapi $(shell pkg-config --cflags json-c 2>/dev/null)
-GPU_LIBS := -ldl $(shell pkg-config --libs json-c 2>/dev/null) -lm
+GPU_LIBS := -ldl -lnuma $(shell pkg-config --libs json-c 2>/dev/null) -lm
 # The tool and tests link the one piece of the agent the tier uses
 GPU_LINK := $(GPU_LIB) agent/policy/costmodel.c agent/policy/num.c
 
@@ -61,7 +61,7 @@ ifneq ($(GPU_CUDA),)
 GPU_FAKE := $(B)/gpu-tests/libfakecuda.so
 GPU_CODES := $(B)/gpu-tests/cuda_codes.h
 $(GPU_FAKE): tests/gpu/fakecuda.c | $(B)/gpu-tests
-	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -fPIC -shared $(GPU_DEFS) $< -o $@
+	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -fPIC -shared $(GPU_DEFS) $< -lnuma -o $@
 # A driver that cannot load: it needs a library that is gone (test_driver.c)
 GPU_NODEP := $(B)/gpu-tests/libindigo-needsgone.so
 $(GPU_NODEP): | $(B)/gpu-tests

@@ -131,8 +131,9 @@ static bool plan_ok(const struct gpu_probe_plan *p)
 	       isfinite(p->share) && p->share > 0 && p->share <= 1;
 }
 
-int gpu_probe_dev(struct gpu_backend *b, int dev, const struct gpu_probe_plan *p,
-		  struct gpu_link *link, char *err, size_t errlen)
+int gpu_probe_dev(struct gpu_backend *b, int dev, int node,
+		  const struct gpu_probe_plan *p, struct gpu_link *link,
+		  char *err, size_t errlen)
 {
 	struct run r = { .b = b, .dev = dev, .p = p, .err = err,
 			 .errlen = errlen };
@@ -142,7 +143,7 @@ int gpu_probe_dev(struct gpu_backend *b, int dev, const struct gpu_probe_plan *p
 	if (!b || !p || !link || !plan_ok(p))
 		return -EINVAL;
 	memset(&l, 0, sizeof(l));
-	code = b->ops->open_dev(b, dev, p->batch_bytes, &r.s);
+	code = b->ops->open_dev(b, dev, p->batch_bytes, node, &r.s);
 	if (code)
 		return gpu_backend_fail(b, code, err, errlen,
 					"GPU %d: setting up the probe", dev);

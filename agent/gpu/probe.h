@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Probing one host<->GPU link: page-sized and batched copies, each way,
- * from pinned and pageable host memory, timed by the driver's events.
+ * from pinned and pageable host memory, timed by the driver's events. The
+ * host memory is on the GPU's nearest host node when that is known (what
+ * the link is to the application's memory there), wherever the agent's
+ * thread gets memory when not.
  *
  * A probe shares the link with the application, so it keeps the link busy
  * at most a share of the time: after a copy that took t seconds it pauses
@@ -30,14 +33,17 @@ struct gpu_probe_plan {
 void gpu_probe_plan_from(const struct gpu_config *cfg, struct gpu_probe_plan *p);
 
 /*
- * Probes device @dev of @b into @link (untouched on failure). 0, -EINVAL
+ * Probes device @dev of @b into @link (untouched on failure), copying
+ * from and to host memory on @node, the GPU's nearest host node (-1:
+ * unknown, wherever the thread's memory is; see gpu_host_alloc()). 0, -EINVAL
  * for a bad plan, or the errno of the driver's error (gpu_cuerr_errno:
  * -ENODEV when the device was lost) with "GPU DEV: what: NAME: text" in
  * @err. Implausible timings (zero, negative, not finite) are -EIO; a
  * SIGTERM or SIGINT pending (held) ends it after the copy at hand with
  * -ECANCELED.
  */
-int gpu_probe_dev(struct gpu_backend *b, int dev, const struct gpu_probe_plan *p,
-		  struct gpu_link *link, char *err, size_t errlen);
+int gpu_probe_dev(struct gpu_backend *b, int dev, int node,
+		  const struct gpu_probe_plan *p, struct gpu_link *link,
+		  char *err, size_t errlen);
 
 #endif /* INDIGO_GPU_PROBE_H */

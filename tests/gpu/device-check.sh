@@ -23,8 +23,8 @@
 #			where that would need a share under the least, 0.01)
 #	TOOL_ARGS	more indigo-gpu options, e.g. --set driver=PATH
 #
-# Where the GPU host cannot build (no json-c headers), run
-# --build-portable here first: it links json-c statically into
+# Where the GPU host cannot build (no json-c or libnuma headers), run
+# --build-portable here first: it links json-c and libnuma statically into
 # build/indigo-gpu-portable, which this script then uses, and into
 # build/indigo-gpu-portable-asan, an ASan/UBSan build to run by hand
 # (tools/bench/results/gpu.md says how).
@@ -42,7 +42,7 @@ if [ "${1:-}" = --build-portable ]; then
 			-idirafter "$cuda/include" -Iagent/gpu -Iagent/policy \
 			-Iinclude/uapi $(pkg-config --cflags json-c) agent/gpu/*.c \
 			agent/policy/costmodel.c agent/policy/num.c \
-			-Wl,-Bstatic -ljson-c \
+			-Wl,-Bstatic -ljson-c -lnuma \
 			-Wl,-Bdynamic -ldl -lm "$@"
 	}
 	mkdir -p build &&

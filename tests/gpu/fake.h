@@ -25,6 +25,7 @@ struct fake {
 	int copies, opens, dev_closes, closes;
 	double paused, busy;
 	size_t open_bytes;
+	int open_node[4];		/* host node each device was opened for */
 };
 
 static inline struct fake *fake_of(struct gpu_backend *b)
@@ -50,15 +51,15 @@ static inline int fake_describe(struct gpu_backend *b, int dev,
 }
 
 static inline int fake_open_dev(struct gpu_backend *b, int dev, size_t bytes,
-				void **s)
+				int node, void **s)
 {
 	struct fake *f = fake_of(b);
 
-	(void)dev;
 	if (f->open_code)
 		return f->open_code;
 	f->opens++;
 	f->open_bytes = bytes;
+	f->open_node[dev] = node;
 	*s = f;
 	return 0;
 }

@@ -11,13 +11,17 @@
  *	FAKECUDA_INIT		cuInit's CUresult (0)
  *	FAKECUDA_DEVICES	device count (1)
  *	FAKECUDA_NUMA		NUMA node of device 0's memory (none)
+ *	FAKECUDA_HOST_NUMA	every device's nearest host node (0)
  *	FAKECUDA_FAIL_COPY	"N:CODE": the Nth copy since cuInit fails with CODE
  *	FAKECUDA_THREAD		1: the first cuInit that succeeds starts a thread,
  *				"fakecuda", parked for good, as the driver's own
  *
- * fakecuda_live() counts what is allocated and not freed, contexts
- * retained and not released: tests check it returns to 0.
+ * fakecuda_live() counts what is allocated (or registered) and not freed,
+ * contexts retained and not released: tests check it returns to 0.
+ * fakecuda_host_policy() says how the host memory copied from or to was
+ * bound (get_mempolicy), as the driver would find it when pinning it.
  */
+#include <numaif.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +44,16 @@ struct CUstream_st {
 
 static int live, copies;
 
+/* Pinned host memory: what cuMemAllocHost gave and cuMemHostRegister took */
+#define PINNED_MAX	16
+static const void *pinned[PINNED_MAX];
+
+/* The last copy's host memory, pageable [0] and pinned [1]: its policy */
+static struct {
+	int mode;		/* MPOL_*, -1 no copy since cuInit */
+	unsigned long mask;	/* nodes 0-63 */
+} seen[2];
+
 static int env(const char *name, int def)
 {
 	const char *v = getenv(name);
@@ -50,6 +64,38 @@ static int env(const char *name, int def)
 API int fakecuda_live(void)
 {
 	return live;
+}
+
+API int fakecuda_host_policy(int is_pinned, unsigned long *mask)
+{
+	*mask = seen[!!is_pinned].mask;
+	return seen[!!is_pinned].mode;
+}
+
+/* Replaces pinned entry @from (NULL: a free one) by @to: 0, or -1 none. */
+static int pinned_swap(const void *from, const void *to)
+{
+	int i;
+
+	for (i = 0; i < PINNED_MAX; i++)
+		if (pinned[i] == from) {
+			pinned[i] = to;
+			return 0;
+		}
+	return -1;
+}
+
+static void note_host(const void *h)
+{
+	unsigned long mask[1024 / (8 * sizeof(unsigned long))] = { 0 };
+	int i = 0, mode;
+
+	while (i < PINNED_MAX && pinned[i] != h)
+		i++;
+	if (get_mempolicy(&mode, mask, 1024 + 1, (void *)h, MPOL_F_ADDR))
+		mode = -1;
+	seen[i < PINNED_MAX].mode = mode;
+	seen[i < PINNED_MAX].mask = mask[0];
 }
 
 API CUresult cuDriverGetVersion(int *v)
@@ -87,6 +133,9 @@ API CUresult cuInit(unsigned int flags)
 	(void)flags;
 	live = 0;
 	copies = 0;
+	memset(pinned, 0, sizeof(pinned));
+	seen[0].mode = -1;
+	seen[1].mode = -1;
 	if (!e)
 		start_thread();
 	return e;
@@ -161,7 +210,7 @@ API CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 		*v = d == 0 ? numa : -1;
 		return CUDA_SUCCESS;
 	case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID:
-		*v = 0;
+		*v = env("FAKECUDA_HOST_NUMA", 0);
 		return CUDA_SUCCESS;
 	default:	/* as an older driver does for attributes it lacks */
 		return CUDA_ERROR_INVALID_VALUE;
@@ -221,12 +270,38 @@ API CUresult cuMemFree_v2(CUdeviceptr p)
 
 API CUresult cuMemAllocHost_v2(void **p, size_t n)
 {
-	return alloc(p, n);
+	CUresult e = alloc(p, n);
+
+	if (!e && pinned_swap(NULL, *p)) {
+		release(*p);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	return e;
 }
 
 API CUresult cuMemFreeHost(void *p)
 {
+	if (pinned_swap(p, NULL))
+		return CUDA_ERROR_INVALID_VALUE;
 	return release(p);
+}
+
+API CUresult cuMemHostRegister(void *p, size_t n, unsigned int flags)
+{
+	(void)n;
+	(void)flags;
+	if (pinned_swap(NULL, p))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	live++;
+	return CUDA_SUCCESS;
+}
+
+API CUresult cuMemHostUnregister(void *p)
+{
+	if (pinned_swap(p, NULL))
+		return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+	live--;
+	return CUDA_SUCCESS;
 }
 
 static CUresult copy(void *dst, const void *src, size_t n)
@@ -244,12 +319,14 @@ static CUresult copy(void *dst, const void *src, size_t n)
 API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *h, size_t n, CUstream s)
 {
 	(void)s;
+	note_host(h);
 	return copy((void *)(uintptr_t)d, h, n);
 }
 
 API CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, CUstream s)
 {
 	(void)s;
+	note_host(h);
 	return copy(h, (void *)(uintptr_t)d, n);
 }
 

@@ -10,6 +10,7 @@
 #include "check_main.h"
 #include <dlfcn.h>
 #include <errno.h>
+#include <numaif.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@
 static struct gpu_config cfg;
 static void *lib;
 static int (*live)(void);
+static int (*host_policy)(int pinned, unsigned long *mask);
 
 static void setup(void)
 {
@@ -30,6 +32,8 @@ static void setup(void)
 	ck_assert_msg(lib, "%s", dlerror());
 	live = (int (*)(void))dlsym(lib, "fakecuda_live");
 	ck_assert_ptr_nonnull(live);
+	host_policy = (int (*)(int, unsigned long *))dlsym(lib, "fakecuda_host_policy");
+	ck_assert_ptr_nonnull(host_policy);
 	gpu_config_defaults(&cfg);
 	strcpy(cfg.driver, path);
 	cfg.probe_share = 1;
@@ -43,6 +47,7 @@ static void setup(void)
 	unsetenv("FAKECUDA_INIT");
 	unsetenv("FAKECUDA_DEVICES");
 	unsetenv("FAKECUDA_NUMA");
+	unsetenv("FAKECUDA_HOST_NUMA");
 	unsetenv("FAKECUDA_FAIL_COPY");
 }
 
@@ -96,6 +101,32 @@ START_TEST(discover_and_probe)
 	ck_assert_int_eq(gpu_tier_probe(t, err, sizeof(err)), 0);
 	ck_assert_int_eq(live(), 0);
 	gpu_tier_stop(t);
+}
+END_TEST
+
+/*
+ * The probe copies from host memory on the GPU's nearest node (0, from
+ * sysfs), pinned and pageable both bound to it, the thread's own policy
+ * left alone; with no node known (sysfs and driver say -1) it is unbound.
+ */
+START_TEST(host_memory_on_gpu_node)
+{
+	unsigned long mask;
+	char err[256];
+	int m, mode;
+
+	ck_assert_int_eq(start(err, sizeof(err)), 0);
+	for (m = 0; m < 2; m++) {
+		ck_assert_int_eq(host_policy(m, &mask), MPOL_BIND);
+		ck_assert_uint_eq(mask, 1);
+	}
+	ck_assert_int_eq(get_mempolicy(&mode, NULL, 0, NULL, 0), 0);
+	ck_assert_int_eq(mode, MPOL_DEFAULT);
+	sysfs_put("bus/pci/devices/0000:3b:00.0/numa_node", "-1\n");
+	setenv("FAKECUDA_HOST_NUMA", "-1", 1);
+	ck_assert_int_eq(start(err, sizeof(err)), 0);
+	for (m = 0; m < 2; m++)
+		ck_assert_int_eq(host_policy(m, &mask), MPOL_DEFAULT);
 }
 END_TEST
 
@@ -234,6 +265,7 @@ static Suite *suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, discover_and_probe);
+	tcase_add_test(tc, host_memory_on_gpu_node);
 	tcase_add_test(tc, too_old);
 	tcase_add_test(tc, stub_library);
 	tcase_add_test(tc, no_device);

@@ -34,7 +34,7 @@ START_TEST(figures)
 	int d, m;
 
 	fake_init(&f);
-	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &plan, &l, err, sizeof(err)), 0);
+	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, 1, &plan, &l, err, sizeof(err)), 0);
 	ck_assert_str_eq(err, "");
 	for (d = 0; d < GPU_NDIR; d++)
 		for (m = 0; m < GPU_NMEM; m++) {
@@ -52,6 +52,7 @@ START_TEST(figures)
 	ck_assert_int_eq(f.opens, 1);
 	ck_assert_int_eq(f.dev_closes, 1);
 	ck_assert_uint_eq(f.open_bytes, 1 << 20);
+	ck_assert_int_eq(f.open_node[0], 1);	/* host memory on the GPU's node */
 	ck_assert(l.probed_at > 0);
 }
 END_TEST
@@ -68,7 +69,7 @@ START_TEST(share)
 	for (i = 0; i < sizeof(shares) / sizeof(shares[0]); i++) {
 		fake_init(&f);
 		p.share = shares[i];
-		ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &p, &l, NULL, 0), 0);
+		ck_assert_int_eq(gpu_probe_dev(&f.b, 0, -1, &p, &l, NULL, 0), 0);
 		near(l.busy_s, f.busy);
 		near(l.busy_s / (l.busy_s + f.paused), shares[i]);
 		near(l.wall_s, l.busy_s + f.paused);
@@ -95,7 +96,7 @@ START_TEST(held_stop_ends_it)
 	sigaddset(&term, SIGTERM);
 	ck_assert_int_eq(sigprocmask(SIG_BLOCK, &term, &old), 0);
 	ck_assert_int_eq(raise(SIGTERM), 0);
-	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &plan, &l, err, sizeof(err)),
+	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, -1, &plan, &l, err, sizeof(err)),
 			 -ECANCELED);
 	ck_assert_int_eq(f.copies, 1);
 	ck_assert_int_eq(f.dev_closes, 1);
@@ -108,7 +109,7 @@ START_TEST(held_stop_ends_it)
 
 	/* nothing pending: the whole probe */
 	fake_init(&f);
-	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &plan, &l, err, sizeof(err)), 0);
+	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, -1, &plan, &l, err, sizeof(err)), 0);
 	ck_assert_int_eq(f.copies, COPIES);
 }
 END_TEST
@@ -122,7 +123,7 @@ START_TEST(median_latency)
 
 	fake_init(&f);
 	p.reps = 1;
-	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &p, &l, NULL, 0), 0);
+	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, -1, &p, &l, NULL, 0), 0);
 	near(l.x[GPU_H2D][GPU_PINNED].lat_ns, (10e-6 + 4096 / 50e9) * 1e9);
 }
 END_TEST
@@ -142,7 +143,7 @@ START_TEST(device_lost_mid_probe)
 		f.fail_code = 999;	/* CUDA_ERROR_UNKNOWN: what a GPU off the bus gives */
 		l = before;
 		err[0] = '\0';
-		ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &plan, &l, err, sizeof(err)),
+		ck_assert_int_eq(gpu_probe_dev(&f.b, 0, -1, &plan, &l, err, sizeof(err)),
 				 -ENODEV);
 		ck_assert_int_eq(f.copies, k);
 		ck_assert_int_eq(f.dev_closes, 1);
@@ -155,14 +156,14 @@ START_TEST(device_lost_mid_probe)
 	fake_init(&f);
 	f.fail_at = 3;
 	f.fail_code = 719;	/* LAUNCH_FAILED: sticky, the context is gone */
-	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &plan, &l, err, sizeof(err)),
+	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, -1, &plan, &l, err, sizeof(err)),
 			 -ENODEV);
 	ck_assert_str_eq(err, "GPU 0: h2d pinned copy of 1 x 4096 bytes: "
 		"CUDA_ERROR_LAUNCH_FAILED: device exception; the context is unusable");
 	fake_init(&f);
 	f.fail_at = 2 * 11 + 1;	/* the first d2h copy */
 	f.fail_code = 1;	/* INVALID_VALUE: an error, not a lost device */
-	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &plan, &l, err, sizeof(err)),
+	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, -1, &plan, &l, err, sizeof(err)),
 			 -EIO);
 	ck_assert_ptr_nonnull(strstr(err, "d2h pinned"));
 }
@@ -176,7 +177,7 @@ START_TEST(setup_fails)
 
 	fake_init(&f);
 	f.open_code = 2;
-	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &plan, &l, err, sizeof(err)),
+	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, -1, &plan, &l, err, sizeof(err)),
 			 -ENOMEM);
 	ck_assert_str_eq(err, "GPU 0: setting up the probe: "
 			 "CUDA_ERROR_OUT_OF_MEMORY: out of memory");
@@ -196,7 +197,7 @@ START_TEST(implausible_timing)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		fake_init(&f);
 		f.seconds_override = bad[i];
-		ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &plan, &l, err, sizeof(err)),
+		ck_assert_int_eq(gpu_probe_dev(&f.b, 0, -1, &plan, &l, err, sizeof(err)),
 				 -EIO);
 		ck_assert_ptr_nonnull(strstr(err, "implausible time"));
 		ck_assert_int_eq(f.dev_closes, 1);
@@ -213,17 +214,17 @@ START_TEST(bad_plan)
 	fake_init(&f);
 	p = plan;
 	p.share = 0;
-	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &p, &l, NULL, 0), -EINVAL);
+	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, -1, &p, &l, NULL, 0), -EINVAL);
 	p.share = 1.5;
-	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &p, &l, NULL, 0), -EINVAL);
+	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, -1, &p, &l, NULL, 0), -EINVAL);
 	p = plan;
 	p.reps = 0;
-	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &p, &l, NULL, 0), -EINVAL);
+	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, -1, &p, &l, NULL, 0), -EINVAL);
 	p.reps = PROBE_REPS_MAX + 1;
-	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &p, &l, NULL, 0), -EINVAL);
+	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, -1, &p, &l, NULL, 0), -EINVAL);
 	p = plan;
 	p.batch_bytes = 1024;
-	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, &p, &l, NULL, 0), -EINVAL);
+	ck_assert_int_eq(gpu_probe_dev(&f.b, 0, -1, &p, &l, NULL, 0), -EINVAL);
 	ck_assert_int_eq(f.opens, 0);
 }
 END_TEST

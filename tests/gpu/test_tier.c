@@ -64,6 +64,7 @@ START_TEST(pcie_gpu)
 	ck_assert_str_eq(g->name, "NVIDIA H200");
 	ck_assert_str_eq(g->pci, "0000:3b:00.0");
 	ck_assert_int_eq(g->host_node, 1);	/* from sysfs */
+	ck_assert_int_eq(f.open_node[0], 1);	/* and probed from there */
 	ck_assert_int_eq(g->mem_node, -1);
 	ck_assert_int_eq(g->cc_major, 9);
 	ck_assert(g->link.x[GPU_D2H][GPU_PINNED].batch_bw > 0);
@@ -244,6 +245,7 @@ START_TEST(reprobe)
 	ck_assert_int_eq(gpu_tier_start_backend(&cfg, &f.b, &t, err, sizeof(err)), 0);
 	ck_assert_uint_eq(gpu_tier_gpus(t, &g), 2);
 	ck_assert_int_eq(g[1].host_node, -1);	/* neither sysfs nor driver know */
+	ck_assert_int_eq(f.open_node[1], -1);
 	before = g[0].link;
 	f.bw[GPU_H2D][GPU_PINNED] = 25e9;
 	/* the second GPU's first copy */
