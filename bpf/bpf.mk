@@ -108,7 +108,7 @@ check-netscope-ctl: $(B)/indigoctl $(B)/pin-other-layout
 check-netscope-net: $(B)/indigo-netscope $(B)/indigoctl $(B)/indigod $(B)/pin-other-layout
 	tests/net/netscope-net.sh
 
-check-netscope-guest: $(B)/indigo-netscope
+check-netscope-guest: $(B)/indigo-netscope $(B)/indigoctl
 	tests/net/netscope-guest.sh 6.1
 	tests/net/netscope-guest.sh 6.12
 

@@ -6,7 +6,10 @@
 # The flow runs in a child of the application's cgroup: counted and given
 # its policy under the application's id (each kernel's cgroup ancestry).
 # Another, established before the agent starts, is taken in on 6.12 (said
-# to be unseen on 6.1, which cannot).
+# to be unseen on 6.1, which cannot). A policy naming vegas, a module not
+# loaded (BPF loads none), leaves a running flow its own CC until the test
+# insmods tcp_vegas, then the flow takes vegas (ss -ti, with the diag
+# modules insmodded).
 CG=/sys/fs/cgroup
 APP=$CG/app
 KID=$APP/kid
@@ -70,8 +73,9 @@ esac
 indigoctl netscope set "$APP" cc=netscope rate_mbit=50 || fail policy "indigoctl set"
 iperf3 -s -1 >/dev/null 2>&1 &
 iperf_listening 1451
-# modules (inet_diag) are not loadable here, so ss cannot show the CC:
-# iperf3 reports its sender's own getsockopt(TCP_CONGESTION)
+# the kernel loads no modules here and inet_diag is insmodded only below,
+# so ss cannot show the CC yet: iperf3 reports its sender's own
+# getsockopt(TCP_CONGESTION)
 sh -c "echo \$\$ >$KID/cgroup.procs; exec iperf3 -c 127.0.0.1 -t 3 -J" >/tmp/iperf.json 2>&1 ||
 	fail iperf3 "$(cat /tmp/iperf.json)"
 cc=$(jq -r .end.sender_tcp_congestion /tmp/iperf.json)
@@ -84,6 +88,49 @@ kid=$(jq -r --arg cg "$KID" '.[] | select(.cgroup == $cg) | .flows' /tmp/ns.json
 [ "${flows:-0}" -ge 2 ] && [ "${samples:-0}" -gt 0 ] && [ -z "$kid" ] &&
 	pass "aggregates, the child cgroup's under the application: $flows flows, $samples RTT samples" ||
 	fail aggregates "flows=$flows samples=$samples, child's own flows=$kid"
+
+# the CC of the running flow to port $1 that has sent the most (iperf3's
+# data flow, not its control one), as ss shows it
+flow_cc() {
+	ss -tin state established "dport = :$1" |
+		awk '/cwnd:/ { s = 0
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^wscale:/) c = $(i - 1)
+				if ($i ~ /^bytes_sent:/) s = substr($i, 12)
+			}
+			if (s + 0 >= best) { best = s + 0; v = c } }
+			END { print v }'
+}
+# a policy naming a CC whose module is not loaded: set from BPF it fails
+# (no module is loaded there) and the flow keeps its own, retried every
+# NS_CC_RETRY_MS (500 ms) until insmod registers it
+LATE=$CG/late
+mkdir -p "$LATE"
+insmod /lib/modules/inet_diag.ko && insmod /lib/modules/tcp_diag.ko ||
+	fail diag "insmod inet_diag, tcp_diag"
+indigoctl netscope set "$LATE" cc=vegas 2>/tmp/warn || fail policy "indigoctl set vegas"
+grep -q "is not registered (yet)" /tmp/warn && pass "indigoctl warns vegas is not registered" ||
+	fail warn "$(cat /tmp/warn)"
+iperf3 -s -p 5203 -1 >/dev/null 2>&1 &
+iperf_listening 1453
+sh -c "echo \$\$ >$LATE/cgroup.procs; exec iperf3 -c 127.0.0.1 -p 5203 -t 6" >/dev/null 2>&1 &
+late=$!
+sleep 1
+cc0=$(flow_cc 5203)
+insmod /lib/modules/tcp_vegas.ko || fail vegas "insmod tcp_vegas"
+# up to 3 s, while the flow runs: its last CC seen
+cc=
+for _ in $(seq 30); do
+	c=$(flow_cc 5203)
+	[ -n "$c" ] || break
+	cc=$c
+	[ "$cc" = vegas ] && break
+	sleep 0.1
+done
+wait $late
+[ -n "$cc0" ] && [ "$cc0" != vegas ] && [ "$cc" = vegas ] &&
+	pass "a running flow kept $cc0 while vegas was not loaded, took it once insmodded" ||
+	fail late "the flow's CC '$cc0' before the insmod, '$cc' last seen after it"
 
 kill $agent
 wait $agent

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Netscope's eBPF programs in a QEMU guest running Debian's 6.1 or 6.12
 # kernel (default 6.12): the verifier there must accept them all, and they
-# must attach, measure, choose a CC and detach (netscope-guest-checks.sh).
+# must attach, measure, choose a CC (one a module loaded only while a flow
+# runs, too) and detach (netscope-guest-checks.sh). The guest gets that
+# kernel's own tcp_vegas module, and inet_diag and tcp_diag for ss.
 #
 # Usage: netscope-guest.sh [6.1|6.12]
 set -euo pipefail
@@ -16,8 +18,23 @@ k=${1:-6.12}
 read -r release vmlinuz _ < <("$guest/kernels.sh" "$k")
 echo "== netscope guest $release"
 initrd=$logs/netscope-$release.cpio.gz
+# the release's modules: the 6.1 one's installed here, 6.12's in the cache
+# tools/guest-kernels.sh unpacked (xz, unpacked here: busybox insmod may not
+# read it)
+mods=/lib/modules/$release/kernel/net/ipv4
+[ -d "$mods" ] || mods=${INDIGO_CACHE:-/var/cache/indigo}/$k/root/lib/modules/$release/kernel/net/ipv4
+kos=()
+mkdir -p "$logs/ko-$release"
+for m in tcp_vegas inet_diag tcp_diag; do
+	if [ -f "$mods/$m.ko" ]; then
+		kos+=(--ko "$mods/$m.ko")
+	else
+		xz -dc "$mods/$m.ko.xz" >"$logs/ko-$release/$m.ko"
+		kos+=(--ko "$logs/ko-$release/$m.ko")
+	fi
+done
 "$guest/mkinitramfs.sh" "$initrd" --script "$here/netscope-guest-checks.sh" \
 	--bin "$top/build/indigo-netscope" --bin "$top/build/indigoctl" \
-	--bin iperf3 --bin jq
+	--bin iperf3 --bin jq --bin ss "${kos[@]}"
 "$guest/run-guest.sh" --kernel "$vmlinuz" --initrd "$initrd" --timeout 300 \
 	--log "$logs/netscope-$release.log" --quiet
