@@ -92,14 +92,7 @@ kid=$(jq -r --arg cg "$KID" '.[] | select(.cgroup == $cg) | .flows' /tmp/ns.json
 # the CC of the running flow to port $1 that has sent the most (iperf3's
 # data flow, not its control one), as ss shows it
 flow_cc() {
-	ss -tin state established "dport = :$1" |
-		awk '/cwnd:/ { s = 0
-			for (i = 1; i <= NF; i++) {
-				if ($i ~ /^wscale:/) c = $(i - 1)
-				if ($i ~ /^bytes_sent:/) s = substr($i, 12)
-			}
-			if (s + 0 >= best) { best = s + 0; v = c } }
-			END { print v }'
+	ss -tin state established "dport = :$1" | awk -f /lib/flow-cc-top.awk
 }
 # a policy naming a CC whose module is not loaded: set from BPF it fails
 # (no module is loaded there) and the flow keeps its own, retried every

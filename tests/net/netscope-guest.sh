@@ -35,6 +35,7 @@ for m in tcp_vegas inet_diag tcp_diag; do
 done
 "$guest/mkinitramfs.sh" "$initrd" --script "$here/netscope-guest-checks.sh" \
 	--bin "$top/build/indigo-netscope" --bin "$top/build/indigoctl" \
-	--bin iperf3 --bin jq --bin ss "${kos[@]}"
+	--bin iperf3 --bin jq --bin ss --file "$here/flow-cc-top.awk:/lib/flow-cc-top.awk" \
+	"${kos[@]}"
 "$guest/run-guest.sh" --kernel "$vmlinuz" --initrd "$initrd" --timeout 300 \
 	--log "$logs/netscope-$release.log" --quiet

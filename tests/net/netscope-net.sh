@@ -129,13 +129,7 @@ flow_cwnd() { flow_stat cwnd "$@"; }
 # $1 that has sent the most (iperf3's data flow)
 flow_cc_top() {
 	ip netns exec "$NS_A" ss -tin state established "dport = :$1" |
-		awk '/cwnd:/ { s = 0
-			for (i = 1; i <= NF; i++) {
-				if ($i ~ /^wscale:/) c = $(i - 1)
-				if ($i ~ /^bytes_sent:/) s = substr($i, 12)
-			}
-			if (s + 0 >= best) { best = s + 0; v = c } }
-			END { if (v == "") exit 1; print v }' ||
+		awk -f "$(dirname "$0")/flow-cc-top.awk" ||
 		die "no established flow to port $1 to read its congestion control"
 }
 
