@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Everything that differs between the kernels indigo.ko supports (6.1 to
- * 6.12) lives here, so the rest of the module has no version checks.
+ * 7.3: tested on Debian's 6.1, 6.12 and 7.3) lives here, so the rest of
+ * the module has no version checks.
  *
  * The hinting-fault hook is a return probe on the function that decides
  * where a NUMA-hinting fault's page should go: it returns the target node,
@@ -12,10 +13,14 @@
  * mpol_misplaced() take the vm_fault, and 6.11 renamed the former
  * numa_migrate_check().
  *
- * The memory hotplug notifier (main.c) is alike in all of them: at
- * MEM_OFFLINE, struct memory_notify's status_change_nid names the node the
- * offlining left without memory (else it is NUMA_NO_NODE), and N_MEMORY is
- * already cleared for it. Later kernels move that news to a node notifier.
+ * A node's first memory coming online and its last going offline (main.c)
+ * reach the module through the memory hotplug notifier up to 6.16: at
+ * MEM_ONLINE, and at MEM_OFFLINE, where struct memory_notify's
+ * status_change_nid names the node the offlining left without memory (else
+ * it is NUMA_NO_NODE). 6.17 moved that news to a node notifier
+ * (NODE_ADDED_FIRST_MEMORY, NODE_REMOVED_LAST_MEMORY with the node's id)
+ * and took status_change_nid away. In both, N_MEMORY is already set or
+ * cleared for the node when the notifier runs.
  */
 #ifndef _INDIGO_COMPAT_H
 #define _INDIGO_COMPAT_H
@@ -34,8 +39,8 @@ struct indigo_hook_site {
 	(LINUX_VERSION_MAJOR > 6 ||					\
 	 (LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL >= 10))
 
-/* Tried in order; the first that registers is used. */
-static const struct indigo_hook_site indigo_hook_sites[] = {
+/* Tried in order; the first that registers is used (by hook.c alone). */
+static const struct indigo_hook_site indigo_hook_sites[] __maybe_unused = {
 	{ "numa_migrate_check", true },			/* 6.11+ */
 	{ "numa_migrate_prep", INDIGO_PREP_TAKES_VMF },	/* up to 6.10 */
 };
@@ -63,6 +68,62 @@ indigo_compat_vma(const struct indigo_hook_site *site, unsigned long arg1)
  */
 #ifndef GENL_MCAST_CAP_NET_ADMIN
 #error "this kernel's genetlink lacks GENL_MCAST_CAP_NET_ADMIN: update it"
+#endif
+
+#define INDIGO_NODE_NOTIFIER						\
+	(LINUX_VERSION_MAJOR > 6 ||					\
+	 (LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL >= 17))
+
+#if INDIGO_NODE_NOTIFIER
+#include <linux/node.h>
+
+static inline int indigo_compat_register_hotplug(struct notifier_block *nb)
+{
+	return register_node_notifier(nb);
+}
+
+static inline void indigo_compat_unregister_hotplug(struct notifier_block *nb)
+{
+	unregister_node_notifier(nb);
+}
+
+/* Whether memory came online: a node may have become far memory. */
+static inline bool indigo_compat_memory_added(unsigned long action)
+{
+	return action == NODE_ADDED_FIRST_MEMORY;
+}
+
+/* The node that the event left without memory, else NUMA_NO_NODE. */
+static inline int indigo_compat_node_emptied(unsigned long action, void *arg)
+{
+	if (action != NODE_REMOVED_LAST_MEMORY)
+		return NUMA_NO_NODE;
+	return ((const struct node_notify *)arg)->nid;
+}
+#else
+#include <linux/memory.h>
+
+static inline int indigo_compat_register_hotplug(struct notifier_block *nb)
+{
+	return register_memory_notifier(nb);
+}
+
+static inline void indigo_compat_unregister_hotplug(struct notifier_block *nb)
+{
+	unregister_memory_notifier(nb);
+}
+
+static inline bool indigo_compat_memory_added(unsigned long action)
+{
+	return action == MEM_ONLINE;
+}
+
+static inline int indigo_compat_node_emptied(unsigned long action, void *arg)
+{
+	if (action != MEM_OFFLINE)
+		return NUMA_NO_NODE;
+	return ((const struct memory_notify *)arg)->status_change_nid;
+}
 #endif
 
 /* The hinting scan's marking: change_prot_numa(vma, start, end) in all. */

@@ -185,12 +185,16 @@ static inline u32 indigo_table_hash(u64 pfn)
  * space at time t; the next touch of a page in it faults. Kept in buckets
  * keyed by (address space, 1 GiB region), so the marks of one large buffer
  * are not pushed out by those of the process's many small mappings; each
- * bucket is a ring of the newest INDIGO_MARK_WAYS marks. A mark is filed
+ * bucket is a ring of the newest INDIGO_MARK_WAYS marks. A scan pass marks
+ * a process's mappings in address order, so a buffer mapped below its
+ * libraries, in their region, is marked first: with 8 ways the rest of the
+ * pass pushed its mark out before its pages faulted (7.3; a huge page
+ * faults once, and was never observed). A mark is filed
  * under each region it covers, at most INDIGO_MARK_SPAN of them (scan steps
  * are 256 MiB by default, so this is rarely reached).
  */
 #define INDIGO_MARK_BUCKETS 256
-#define INDIGO_MARK_WAYS 8
+#define INDIGO_MARK_WAYS 16
 #define INDIGO_MARK_REGION_SHIFT 30
 #define INDIGO_MARK_SPAN 4
 struct indigo_mark {

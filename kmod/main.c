@@ -12,11 +12,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/nodemask.h>
 #include <linux/slab.h>
+#include "compat.h"
 #include "indigo.h"
 
 static char *far_nodes;
@@ -202,15 +202,13 @@ static void far_memory_gone(int nid)
 static int far_memory_notify(struct notifier_block *nb, unsigned long action,
 			     void *arg)
 {
-	const struct memory_notify *mn = arg;
+	int emptied = indigo_compat_node_emptied(action, arg);
 
 	mutex_lock(&indigo.far_mutex);
-	if (action == MEM_ONLINE && !far_nodes_given())
+	if (indigo_compat_memory_added(action) && !far_nodes_given())
 		far_memory_online();
-	/* N_MEMORY is cleared by now; status_change_nid names the node */
-	else if (action == MEM_OFFLINE && mn->status_change_nid >= 0 &&
-		 node_isset(mn->status_change_nid, indigo.far))
-		far_memory_gone(mn->status_change_nid);
+	else if (emptied != NUMA_NO_NODE && node_isset(emptied, indigo.far))
+		far_memory_gone(emptied);
 	mutex_unlock(&indigo.far_mutex);
 	return NOTIFY_OK;
 }
@@ -315,7 +313,7 @@ static int __init indigo_init(void)
 		return err;
 	/* before the far set is taken, so that no onlining falls between */
 	mutex_init(&indigo.far_mutex);
-	err = register_memory_notifier(&far_memory_nb);
+	err = indigo_compat_register_hotplug(&far_memory_nb);
 	if (err)
 		goto err_state;
 	mutex_lock(&indigo.far_mutex);
@@ -352,7 +350,7 @@ err_work:
 err_epoch:
 	epoch_free();
 err_notifier:
-	unregister_memory_notifier(&far_memory_nb);
+	indigo_compat_unregister_hotplug(&far_memory_nb);
 err_state:
 	indigo_state_free();
 	return err;
@@ -366,7 +364,7 @@ static void __exit indigo_exit(void)
 	cancel_delayed_work_sync(&indigo.epoch_work);
 	indigo_genl_exit();
 	epoch_free();
-	unregister_memory_notifier(&far_memory_nb);
+	indigo_compat_unregister_hotplug(&far_memory_nb);
 	/*
 	 * No rcu_barrier(): earlier policies are plain kmalloc memory that
 	 * kfree_rcu frees without calling into this module

@@ -12,6 +12,7 @@
 
 #include <linux/cache.h>
 #include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -76,20 +77,29 @@ int indigo_state_init(u32 max_pages, u32 cand_max)
 
 	per_shard = indigo_table_size(max_pages / INDIGO_SHARDS);
 	indigo.capacity = per_shard * INDIGO_SHARDS;
-	/* a table larger than the host can spare fails the load: the OOM killer
-	 * is not to make room for it
+	/*
+	 * A table larger than the host can spare fails the load: the OOM
+	 * killer is not to make room for it. Nor is it tried where it cannot
+	 * fit, as an attempt takes all there is before it fails, and other
+	 * allocations meanwhile (7.3: a kernel thread's stack) get the OOM
+	 * killer.
 	 */
 	bytes = array_size(indigo.capacity, sizeof(*indigo.slots));
-	indigo.slots = __vmalloc(bytes, GFP_KERNEL | __GFP_RETRY_MAYFAIL |
-				 __GFP_NOWARN);
-	if (!indigo.slots)
+	if (bytes >> PAGE_SHIFT < si_mem_available())
+		indigo.slots = __vmalloc(bytes, GFP_KERNEL |
+					 __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
+	if (!indigo.slots) {
 		pr_err("no memory for a table of %u pages (%zu KiB): lower max_pages\n",
 		       indigo.capacity, bytes >> 10);
+		/* nothing more is asked of a host this short of memory */
+		indigo_state_free();
+		return -ENOMEM;
+	}
 	indigo.cand_max = cand_max;
 	indigo.cands = kvcalloc(cand_max, sizeof(*indigo.cands), GFP_KERNEL);
 	indigo.rate_hist = alloc_percpu(struct indigo_hist);
 	indigo.burst_hist = alloc_percpu(struct indigo_hist);
-	if (!indigo.slots || !indigo.cands || stats_alloc() ||
+	if (!indigo.cands || stats_alloc() ||
 	    !indigo.rate_hist || !indigo.burst_hist) {
 		indigo_state_free();
 		return -ENOMEM;

@@ -169,6 +169,25 @@ START_TEST(ring_overwrites_oldest)
 }
 END_TEST
 
+/*
+ * One scan pass marks a buffer, then a dozen mappings above it in its
+ * region (libraries' data, anonymous areas): the buffer's mark is still
+ * there when its page first faults (with 8 ways it was pushed out).
+ */
+START_TEST(pass_keeps_first_mapping)
+{
+	const u64 buf = 0x7f0000000000ULL;
+	u64 i, at;
+
+	indigo_marks_add(ms, MM, buf, buf + 16 * MiB, 100);
+	for (i = 1; i <= 12; i++) {
+		at = buf + 16 * MiB + i * MiB;
+		indigo_marks_add(ms, MM, at, at + 64 * KiB, 100 + i);
+	}
+	ck_assert_uint_eq(indigo_marks_find(ms, MM, buf + 2 * MiB, 0), 100);
+}
+END_TEST
+
 START_TEST(ring_earliest_survivor)
 {
 	int i;
@@ -398,6 +417,7 @@ static Suite *marks_suite(void)
 	tcase_add_checked_fixture(ring, setup, teardown);
 	tcase_add_test(ring, ring_overwrites_oldest);
 	tcase_add_test(ring, ring_earliest_survivor);
+	tcase_add_test(ring, pass_keeps_first_mapping);
 	tcase_add_test(ring, ring_shared_by_bucket);
 	tcase_add_test(ring, other_bucket_untouched);
 	suite_add_tcase(s, ring);

@@ -57,7 +57,7 @@ done
 {
 	echo
 	cat "$work/mem.txt"
-	echo "Fixed memory besides the table: the scan-mark log (256 x 8 x 32 B = 64 KiB),"
+	echo "Fixed memory besides the table: the scan-mark log (256 x 16 x 32 B = 128 KiB),"
 	echo "the decision ring (1024 entries), the candidate buffer (cand_max x 24 B) and"
 	echo "per-CPU counters (nr_node_ids x 80 B per CPU)."
 	echo
