@@ -111,6 +111,7 @@ check-netscope-net: $(B)/indigo-netscope $(B)/indigoctl $(B)/indigod $(B)/pin-ot
 check-netscope-guest: $(B)/indigo-netscope $(B)/indigoctl
 	tests/net/netscope-guest.sh 6.1
 	tests/net/netscope-guest.sh 6.12
+	tests/net/netscope-guest.sh newest
 
 # The committed minimal vmlinux.h must keep building both programs.
 check-netscope-fallback:

@@ -5,8 +5,10 @@
 #   - build and test dependencies from bookworm (apt, needs root;
 #     tools/setup.sh --list prints them)
 #   - guest kernels: 6.1 and its PREEMPT_RT flavour (bookworm) installed
-#     normally, 6.12 (bookworm-backports) unpacked into a project-private
-#     cache so the host's apt sources stay as they are
+#     normally; 6.12 (bookworm-backports) and the newest Debian kernel
+#     (trixie-backports, with a trixie build root for its compiler)
+#     unpacked into a project-private cache so the host's apt sources stay
+#     as they are
 #   - checkpatch.pl from linux-source-6.1 into /opt/checkpatch
 set -euo pipefail
 
@@ -60,5 +62,5 @@ if [ ! -f /opt/checkpatch/checkpatch.pl ]; then
 		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch'
 fi
 
-"$top/tools/guest-kernels.sh" "$cache"
+"$top/tools/guest-kernels.sh" "$cache" 6.12 newest
 log "done"

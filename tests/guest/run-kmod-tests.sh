@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# The module's integration tests: for each guest kernel (Debian 6.1, 6.12
-# and 6.1's PREEMPT_RT flavour), build indigo.ko against its headers, pack
+# The module's integration tests: for each guest kernel (Debian 6.1, 6.12,
+# 6.1's PREEMPT_RT flavour and the newest, trixie-backports'), build
+# indigo.ko against its headers, pack
 # it with the test programs into an initramfs, boot it in QEMU with a
 # CPU-less node 1, and run kmod-checks.sh there, or nobalancing-checks.sh
 # on a kernel without NUMA balancing (the RT one): the load must be refused.
-# Then, on 6.12, a second, short guest of 512 fake NUMA nodes runs the
+# Then, on later kernels, a second, short guest of 512 fake NUMA nodes runs the
 # manynodes section alone: more nodes than one per-CPU allocation holds
 # counters for.
 #
-# Usage: run-kmod-tests.sh [6.1|6.12|6.1-rt]...
+# Usage: run-kmod-tests.sh [6.1|6.12|6.1-rt|newest]...
 # Env:   INDIGO_ONLY=section,section  run only those sections of the checks
 #        INDIGO_CYCLES=N              load/unload cycles under load (default 50;
 #                                     README's 6.1 Oops took ~1,000)
@@ -21,7 +22,7 @@ logs=${INDIGO_GUEST_LOGS:-$top/build/guest}
 mkdir -p "$logs"
 
 kernels=("$@")
-[ ${#kernels[@]} -gt 0 ] || kernels=(6.1 6.12 6.1-rt)
+[ ${#kernels[@]} -gt 0 ] || kernels=(6.1 6.12 6.1-rt newest)
 
 bins=("$top/build/indigoctl" "$top/build/farmem" "$top/build/nlfuzz"
 	redis-server redis-cli redis-benchmark migratepages numactl)

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Netscope's eBPF programs in a QEMU guest running Debian's 6.1 or 6.12
-# kernel (default 6.12): the verifier there must accept them all, and they
+# Netscope's eBPF programs in a QEMU guest running Debian's 6.1, 6.12 or
+# newest (trixie-backports') kernel (default 6.12): the verifier there must accept them all, and they
 # must attach, measure, choose a CC (one a module loaded only while a flow
 # runs, too) and detach (netscope-guest-checks.sh). The guest gets that
 # kernel's own tcp_vegas module, and inet_diag and tcp_diag for ss.
 #
-# Usage: netscope-guest.sh [6.1|6.12]
+# Usage: netscope-guest.sh [6.1|6.12|newest]
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,11 +18,13 @@ k=${1:-6.12}
 read -r release vmlinuz _ < <("$guest/kernels.sh" "$k")
 echo "== netscope guest $release"
 initrd=$logs/netscope-$release.cpio.gz
-# the release's modules: the 6.1 one's installed here, 6.12's in the cache
-# tools/guest-kernels.sh unpacked (xz, unpacked here: busybox insmod may not
-# read it)
+# the release's modules: the 6.1 one's installed here, the others' in the
+# cache tools/guest-kernels.sh unpacked (under /lib or, merged, /usr/lib;
+# xz, unpacked here: busybox insmod may not read it)
 mods=/lib/modules/$release/kernel/net/ipv4
-[ -d "$mods" ] || mods=${INDIGO_CACHE:-/var/cache/indigo}/$k/root/lib/modules/$release/kernel/net/ipv4
+for root in "${INDIGO_CACHE:-/var/cache/indigo}/$k/root"{,/usr}; do
+	[ -d "$mods" ] || mods=$root/lib/modules/$release/kernel/net/ipv4
+done
 kos=()
 mkdir -p "$logs/ko-$release"
 for m in tcp_vegas inet_diag tcp_diag; do
