@@ -76,55 +76,36 @@ indigo_compat_vma(const struct indigo_hook_site *site, unsigned long arg1)
 
 #if INDIGO_NODE_NOTIFIER
 #include <linux/node.h>
-
-static inline int indigo_compat_register_hotplug(struct notifier_block *nb)
-{
-	return register_node_notifier(nb);
-}
-
-static inline void indigo_compat_unregister_hotplug(struct notifier_block *nb)
-{
-	unregister_node_notifier(nb);
-}
+#define indigo_compat_register_hotplug register_node_notifier
+#define indigo_compat_unregister_hotplug unregister_node_notifier
+#else
+#include <linux/memory.h>
+#define indigo_compat_register_hotplug register_memory_notifier
+#define indigo_compat_unregister_hotplug unregister_memory_notifier
+#endif
 
 /* Whether memory came online: a node may have become far memory. */
 static inline bool indigo_compat_memory_added(unsigned long action)
 {
+#if INDIGO_NODE_NOTIFIER
 	return action == NODE_ADDED_FIRST_MEMORY;
+#else
+	return action == MEM_ONLINE;
+#endif
 }
 
 /* The node that the event left without memory, else NUMA_NO_NODE. */
 static inline int indigo_compat_node_emptied(unsigned long action, void *arg)
 {
-	if (action != NODE_REMOVED_LAST_MEMORY)
-		return NUMA_NO_NODE;
-	return ((const struct node_notify *)arg)->nid;
-}
+#if INDIGO_NODE_NOTIFIER
+	if (action == NODE_REMOVED_LAST_MEMORY)
+		return ((const struct node_notify *)arg)->nid;
 #else
-#include <linux/memory.h>
-
-static inline int indigo_compat_register_hotplug(struct notifier_block *nb)
-{
-	return register_memory_notifier(nb);
-}
-
-static inline void indigo_compat_unregister_hotplug(struct notifier_block *nb)
-{
-	unregister_memory_notifier(nb);
-}
-
-static inline bool indigo_compat_memory_added(unsigned long action)
-{
-	return action == MEM_ONLINE;
-}
-
-static inline int indigo_compat_node_emptied(unsigned long action, void *arg)
-{
-	if (action != MEM_OFFLINE)
-		return NUMA_NO_NODE;
-	return ((const struct memory_notify *)arg)->status_change_nid;
-}
+	if (action == MEM_OFFLINE)
+		return ((const struct memory_notify *)arg)->status_change_nid;
 #endif
+	return NUMA_NO_NODE;
+}
 
 /* The hinting scan's marking: change_prot_numa(vma, start, end) in all. */
 #define INDIGO_MARK_SYMBOL "change_prot_numa"
