@@ -4,7 +4,7 @@
 # module, runs agent-checks.sh in it, with a DIMM for CPU-less node 2 that the
 # host plugs when the checks ask (run-guest.sh --hotplug-late).
 #
-# Usage: run-agent-tests.sh [6.1|6.12]
+# Usage: run-agent-tests.sh [6.1|6.12|newest]
 # Env:   INDIGOD_BIN=PATH  another indigod build (e.g. with ASan), named indigod
 set -euo pipefail
 
