@@ -151,7 +151,7 @@ check-style:
 		out=$$(groff -man -ww -z $$m 2>&1); \
 		[ -z "$$out" ] || { echo "$$m: $$out"; exit 1; }; done; echo "man pages: clean"
 
-# The module in QEMU guests running Debian's 6.1 and 6.12 kernels.
+# The module in QEMU guests running Debian's 6.1, 6.12 and newest (7.3) kernels.
 check-guest: programs
 	tests/guest/run-kmod-tests.sh
 

@@ -128,8 +128,7 @@ kernel_newest() {
 		tar -xO ./usr/src/linux-headers-"$abi"/.config >"$dest/config"
 	cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="[^ ]*-\(gcc-[0-9]*\) .*/\1/p' "$dest/config")
 	[ -n "$cc" ] || { log "cannot tell $abi's compiler from its config"; exit 1; }
-	command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -q --no-install-recommends debootstrap >/dev/null
+	command -v debootstrap >/dev/null || { log "debootstrap missing: run tools/setup.sh"; exit 1; }
 	log "making a trixie build root with $cc (a few minutes)"
 	debootstrap --variant=minbase --include="$cc,make,libelf-dev,libssl-dev,dwarves" \
 		trixie "$root" "$uri" >"$dest/debootstrap.log" 2>&1 ||

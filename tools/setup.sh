@@ -23,7 +23,7 @@ pkgs=(
 	qemu-system-x86 busybox-static cpio gzip kmod systemd
 	check libnl-3-dev libnl-genl-3-dev libnuma-dev numactl
 	libinih-dev libjson-c-dev libsystemd-dev groff-base
-	redis-server redis-tools stress-ng dkms
+	redis-server redis-tools stress-ng dkms debootstrap
 	python3
 )
 # Each component lists what it needs more, one package per line.
