@@ -43,8 +43,11 @@ download_kernel() {
 	img=linux-image-$abi-unsigned
 	apt-cache "${aptopts[@]}" show "$img" >/dev/null 2>&1 || img="linux-binary-$abi linux-modules-$abi"
 	common=linux-headers-${abi%-amd64}-common
+	# the release's own kbuild, else the newest of its series
 	kbuild=linux-kbuild-${abi%-amd64}
-	apt-cache "${aptopts[@]}" show "$kbuild" >/dev/null 2>&1 || kbuild=linux-kbuild-${abi%%-*}
+	apt-cache "${aptopts[@]}" show "$kbuild" >/dev/null 2>&1 ||
+		kbuild=$(apt-cache "${aptopts[@]}" pkgnames "linux-kbuild-$(cut -d. -f1,2 <<<"$abi")" |
+			 sort -V | tail -n 1)
 	rm -rf "$debs"
 	mkdir -p "$debs"
 	# shellcheck disable=SC2086 # $img: one or two package names
@@ -129,7 +132,7 @@ kernel_newest() {
 	cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="[^ ]*-\(gcc-[0-9]*\) .*/\1/p' "$dest/config")
 	[ -n "$cc" ] || { log "cannot tell $abi's compiler from its config"; exit 1; }
 	command -v debootstrap >/dev/null || { log "debootstrap missing: run tools/setup.sh"; exit 1; }
-	log "making a trixie build root with $cc (a few minutes)"
+	log "making a trixie build root with $cc (about a minute)"
 	debootstrap --variant=minbase --include="$cc,make,libelf-dev,libssl-dev,dwarves" \
 		trixie "$root" "$uri" >"$dest/debootstrap.log" 2>&1 ||
 		{ tail -n 20 "$dest/debootstrap.log"; log "debootstrap failed"; exit 1; }
