@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Netscope's eBPF programs in a QEMU guest running Debian's 6.1, 6.12 or
-# newest (trixie-backports') kernel (default 6.12): the verifier there must accept them all, and they
-# must attach, measure, choose a CC (one a module loaded only while a flow
-# runs, too) and detach (netscope-guest-checks.sh). The guest gets that
-# kernel's own tcp_vegas module, and inet_diag and tcp_diag for ss.
+# newest (trixie-backports') kernel (default 6.12): the verifier there must
+# accept them all, and they must attach, measure, choose a CC (one a module
+# loaded only while a flow runs, too) and detach
+# (netscope-guest-checks.sh). The guest gets that kernel's own tcp_vegas
+# module, and inet_diag and tcp_diag for ss.
 #
 # Usage: netscope-guest.sh [6.1|6.12|newest]
 set -euo pipefail
