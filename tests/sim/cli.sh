@@ -28,9 +28,14 @@ for f in sim.md sim.csv sim-stall.dat sim-phase.dat; do
 	test -s "$dir/$f" || fail "table wrote no $f"
 done
 grep -q '^## Goals' "$dir/sim.md" || fail "sim.md has no goals"
-# header + 5 workloads x 2 fractions x 2 contentions x 9 rows, 11 fields each
-test "$(wc -l <"$dir/sim.csv")" -eq 181 || fail "sim.csv: $(wc -l <"$dir/sim.csv") lines"
+# header + 5 workloads x 2 fractions x 2 contentions x 9 rows, and the
+# online bound's row for gups, zipf and phase; 11 fields each
+test "$(wc -l <"$dir/sim.csv")" -eq 193 || fail "sim.csv: $(wc -l <"$dir/sim.csv") lines"
 awk -F, 'NF != 11 { exit 1 }' "$dir/sim.csv" || fail "sim.csv: a row without 11 fields"
+test "$(grep -c ',online-bound,' "$dir/sim.csv")" -eq 12 || fail "sim.csv: online bound rows"
+if grep -q '^stream,.*,online-bound,' "$dir/sim.csv"; then fail "sim.csv: a bound for stream"; fi
+grep -q '^| 25 % | \*\*out of reach for every policy\*\* |' "$dir/sim.md" ||
+	fail "sim.md: no verdict of the online bound"
 if grep -q '^|.*b|c' "$dir/sim.md"; then fail "sim.md: a workload name splits its cell"; fi
 # a real trace whose pages are touched 1.3 s apart, past TPP's hot threshold:
 # TPP promotes nothing, and the bandit's promotions over TPP's have no value

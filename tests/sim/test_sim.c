@@ -4,7 +4,8 @@
  * scanner's arithmetic against a step-by-step scanner, page conservation
  * and capacity under every policy, INDIGO's gate promoting into a full
  * local tier, the oracle against an exhaustive search and against every
- * policy, determinism, traces on disk, and a committed
+ * policy, the online bound against every policy and against one that
+ * knows the hot pages, determinism, traces on disk, and a committed
  * trace of a real program (tests/sim/traces, found via SIM_TEST_TRACES)
  * through every policy; the table's refusals and errors. Inputs are small
  * so that valgrind runs fast.
@@ -18,6 +19,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "bound.h"
 #include "config.h"
 #include "epoch.h"
 #include "gen.h"
@@ -277,6 +279,185 @@ START_TEST(oracle_bounds_synthetic)
 			bound_all(&t, &p);
 		}
 	trace_free(&t);
+}
+END_TEST
+
+/* the workloads whose records are independent draws: bound_online()'s */
+static const int irm_kinds[] = { GEN_GUPS, GEN_ZIPF, GEN_PHASE };
+#define B_PAGES		400
+#define B_RECS		100000
+#define B_RECS_REACH	1000000	/* long enough for the bound to be close */
+
+/*
+ * A run strays from the bound's expectation by its hits' spread, about
+ * sqrt(n q (1 - q)) hits each F_c - L apart: four of those, in ns (the
+ * traces' seeds are fixed, so this is no flakiness margin, just the room
+ * a fair draw needs).
+ */
+static double bound_slack(const struct sim_params *p, int kind, uint64_t n)
+{
+	double q, far = link_far_ns(&p->link, p->link.contention);
+
+	ck_assert_int_eq(gen_top_share(kind, B_PAGES, sim_local_pages(p, B_PAGES), &q), 0);
+	return 4 * sqrt((double)n * q * (1 - q)) * (far - p->link.local_ns);
+}
+
+/* No policy (nor a few fixed arms) beats the online bound. */
+START_TEST(online_bound_holds)
+{
+	static const unsigned int arms[] = { 0, 5, 15, 16 };
+	static const double fr[] = { 0.25, 0.5 }, co[] = { 0.5, 0 };
+	int kind = irm_kinds[_i];
+	struct sim_result r;
+	struct trace t;
+	unsigned int j, a;
+	int k;
+
+	ck_assert_int_eq(gen_trace(&t, kind, B_PAGES, B_RECS, 11 + _i), 0);
+	for (j = 0; j < 2; j++) {
+		struct sim_params p = small_params(fr[j], co[j]);
+		double b;
+
+		p.threads = 1 + 3 * j;
+		ck_assert_int_eq(bound_online(&p, kind, t.npages, t.n, &b), 0);
+		for (k = 0; k < POL_COUNT; k++)
+			for (a = 0; a < (k == POL_FIXED ? 4 : 1); a++) {
+				struct pol_cfg c = { .kind = k, .arm = arms[a], .warmup = 5 };
+
+				run_audited(&t, &p, &c, &r);
+				ck_assert_msg(r.stall_ns >= b - bound_slack(&p, kind, t.n),
+					      "%s beats the online bound on %s: %g < %g",
+					      pol_name(k), gen_name(kind), r.stall_ns, b);
+			}
+	}
+	trace_free(&t);
+}
+END_TEST
+
+/*
+ * A policy that knows the distribution each record draws from (not the
+ * draws): it promotes in the background, at its first fault, each of the
+ * pages most likely in the current phase (the whole trace but for phase),
+ * as many as kswapd lets stay local; a past phase's leave as kswapd
+ * demotes them. It pays a far access for each page it brings in and holds
+ * one page fewer than the bound's set; it must come within 2 % of the
+ * bound, or the bound is too low to say what a policy could reach, and,
+ * knowing no draw, must not beat it.
+ */
+struct prescient {
+	uint8_t *hot;			/* [phase][page] */
+	uint32_t npages;
+	uint64_t n;			/* records */
+	unsigned int phases;
+};
+
+static enum sim_verdict prescient_fault(struct sim_policy *pol,
+					const struct sim_view *v,
+					const struct sim_fault *f)
+{
+	struct prescient *ps = pol->st;
+	/* the counters include this access */
+	uint64_t i = v->res->local_hits + v->res->far_accesses - 1;
+	uint64_t ph = i * ps->phases / ps->n;
+
+	return f->far && ps->hot[ph * ps->npages + f->page] ? SIM_PROMOTE_BG : SIM_STAY;
+}
+
+static int prescient_epoch(struct sim_policy *pol, const struct sim_view *v,
+			   double now_ns)
+{
+	(void)pol;
+	(void)v;
+	(void)now_ns;
+	return 0;
+}
+
+static const struct sim_policy_ops prescient_ops = {
+	.fault = prescient_fault, .epoch = prescient_epoch,
+	.destroy = audit_destroy,
+};
+
+/* @ps->hot for phase @ph: the @keep pages most likely in it */
+static void prescient_phase(struct prescient *ps, int kind, unsigned int ph,
+			    uint32_t keep)
+{
+	uint64_t i0 = (ph * ps->n + ps->phases - 1) / ps->phases;
+	uint32_t r, pg;
+
+	for (r = 0; r < keep; r++) {
+		pg = gen_rank_page(kind, ps->npages, ps->n, i0, r);
+		ck_assert_uint_lt(pg, ps->npages);
+		ps->hot[(size_t)ph * ps->npages + pg] = 1;
+	}
+}
+
+START_TEST(online_bound_is_reached)
+{
+	static const double fr[] = { 0.25, 0.5 }, co[] = { 0.5, 0 };
+	int kind = irm_kinds[_i];
+	struct prescient ps = { .npages = B_PAGES, .n = B_RECS_REACH,
+				.phases = kind == GEN_PHASE ? GEN_PHASES : 1 };
+	struct sim_policy pol = { .ops = &prescient_ops, .st = &ps };
+	struct sim_result r;
+	struct trace t;
+	unsigned int j, ph;
+
+	ck_assert_int_eq(gen_trace(&t, kind, B_PAGES, B_RECS_REACH, 21 + _i), 0);
+	ps.hot = calloc((size_t)ps.phases * t.npages, 1);
+	ck_assert_ptr_nonnull(ps.hot);
+	for (j = 0; j < 2; j++) {
+		struct sim_params p = small_params(fr[j], co[j]);
+		double b;
+
+		/* kswapd's reserve at its least (one page): a set the size of
+		 * the bound's, less one */
+		p.kswapd_frac = 1e-3;
+		memset(ps.hot, 0, (size_t)ps.phases * t.npages);
+		for (ph = 0; ph < ps.phases; ph++)
+			prescient_phase(&ps, kind, ph, sim_local_pages(&p, t.npages) -
+					sim_kswapd_low(&p, t.npages));
+		ck_assert_int_eq(sim_run(&t, &p, &pol, &r), 0);
+		ck_assert_int_eq(bound_online(&p, kind, t.npages, t.n, &b), 0);
+		/* it is an online policy too: no better than the bound */
+		ck_assert_msg(r.stall_ns >= b - bound_slack(&p, kind, t.n),
+			      "%s, local %.2f: knowing the hot pages beats the bound: %g < %g",
+			      gen_name(kind), fr[j], r.stall_ns, b);
+		ck_assert_msg(r.stall_ns <= 1.02 * b,
+			      "%s, local %.2f: knowing the hot pages gives %g, bound %g",
+			      gen_name(kind), fr[j], r.stall_ns, b);
+	}
+	free(ps.hot);
+	trace_free(&t);
+}
+END_TEST
+
+/* Only where records are independent draws, and the shares add up. */
+START_TEST(online_bound_where_defined)
+{
+	struct sim_params p = small_params(0.25, 0.5);
+	double b, q, prev = 0;
+	uint32_t k;
+
+	ck_assert_int_eq(bound_online(&p, GEN_STREAM, B_PAGES, B_RECS, &b), -EINVAL);
+	p.repeat = 2;
+	ck_assert_int_eq(bound_online(&p, GEN_GUPS, B_PAGES, B_RECS, &b), -EINVAL);
+	p.repeat = 1;
+	ck_assert_int_eq(bound_online(&p, GEN_GUPS, 5, B_RECS, &b), -EINVAL);
+	/* gups: 90 % on the hot tenth, plus the uniform tenth's share */
+	ck_assert_int_eq(gen_top_share(GEN_GUPS, 1000, 100, &q), 0);
+	ck_assert_double_eq_tol(q, 0.91, 1e-12);
+	ck_assert_int_eq(gen_top_share(GEN_PHASE, 1000, 250, &q), 0);
+	ck_assert_double_eq_tol(q, 0.925, 1e-12);
+	for (k = 0; k <= 1000; k += 50) {
+		ck_assert_int_eq(gen_top_share(GEN_ZIPF, 1000, k, &q), 0);
+		ck_assert(q >= prev && q <= 1);
+		prev = q;
+	}
+	ck_assert_double_eq_tol(prev, 1, 1e-12);
+	/* all local: every access at local_ns */
+	p.local_frac = 1;
+	ck_assert_int_eq(bound_online(&p, GEN_ZIPF, B_PAGES, B_RECS, &b), 0);
+	ck_assert_double_eq_tol(b, B_RECS * p.link.local_ns, 1e-6);
 }
 END_TEST
 
@@ -1116,6 +1297,9 @@ static Suite *suite(void)
 	ADD(s, kswapd_never_empties);
 	ADD_LOOP(s, oracle_bounds_synthetic, GEN_COUNT);
 	ADD(s, oracle_is_optimal);
+	ADD_LOOP(s, online_bound_holds, 3);
+	ADD_LOOP(s, online_bound_is_reached, 3);
+	ADD(s, online_bound_where_defined);
 	ADD(s, gate_keeps_promoting_when_full);
 	ADD(s, fill_keeps_a_subset);
 	ADD(s, kswapd_keeps_newest);

@@ -60,6 +60,12 @@ static uint32_t hot_or_cold(uint64_t *s, uint32_t npages, uint32_t base)
 	return below(s, npages);
 }
 
+/* phase: where record @i's hot tenth starts */
+static uint32_t phase_base(uint32_t npages, uint64_t n, uint64_t i)
+{
+	return (uint32_t)(i * GEN_PHASES / n * (npages / 10));
+}
+
 /* a multiplier coprime with @n, to scatter ranks over page ids */
 static uint64_t scatter(uint32_t n)
 {
@@ -82,6 +88,12 @@ static uint64_t scatter(uint32_t n)
 	}
 }
 
+/* rank i (0-based) is drawn with weight 1 / (i + 1)^ZIPF_S */
+static double zipf_weight(uint32_t i)
+{
+	return 1.0 / pow((double)i + 1, ZIPF_S);
+}
+
 static int gen_zipf(struct trace *t, uint64_t *s)
 {
 	uint32_t np = t->npages, lo, hi, mid;
@@ -91,7 +103,7 @@ static int gen_zipf(struct trace *t, uint64_t *s)
 	if (!cdf)
 		return -ENOMEM;
 	for (i = 0; i < np; i++) {
-		sum += 1.0 / pow((double)(i + 1), ZIPF_S);
+		sum += zipf_weight((uint32_t)i);
 		cdf[i] = sum;
 	}
 	for (i = 0; i < t->n; i++) {
@@ -129,12 +141,8 @@ int gen_trace(struct trace *t, int kind, uint32_t npages, uint64_t n,
 			t->r[i].page = hot_or_cold(&s, npages, 0);
 		break;
 	case GEN_PHASE:
-		for (i = 0; i < n; i++) {
-			uint64_t phase = i * GEN_PHASES / n;
-
-			t->r[i].page = hot_or_cold(&s, npages,
-						   (uint32_t)(phase * (npages / 10)));
-		}
+		for (i = 0; i < n; i++)
+			t->r[i].page = hot_or_cold(&s, npages, phase_base(npages, n, i));
 		break;
 	case GEN_STREAM:
 		for (i = 0; i < n; i++)
@@ -147,4 +155,54 @@ int gen_trace(struct trace *t, int kind, uint32_t npages, uint64_t n,
 	if (ret)
 		trace_free(t);
 	return ret;
+}
+
+int gen_top_share(int kind, uint32_t npages, uint32_t k, double *share)
+{
+	double top = 0, all = 0;
+	uint32_t hot = npages / 10, i;
+
+	if (npages < GEN_MIN_PAGES || !share)
+		return -EINVAL;
+	if (k > npages)
+		k = npages;
+	switch (kind) {
+	case GEN_GUPS:
+	case GEN_PHASE:
+		/* a hot page: HOT_SHARE / hot, and the uniform rest's part */
+		if (k <= hot)
+			*share = k * (HOT_SHARE / hot + (1 - HOT_SHARE) / npages);
+		else
+			*share = HOT_SHARE + (1 - HOT_SHARE) * k / npages;
+		return 0;
+	case GEN_ZIPF:
+		/* ranks in order of weight: the first k are the top */
+		for (i = 0; i < npages; i++) {
+			all += zipf_weight(i);
+			if (i + 1 == k)
+				top = all;
+		}
+		*share = top / all;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+uint32_t gen_rank_page(int kind, uint32_t npages, uint64_t n, uint64_t i,
+		       uint32_t rank)
+{
+	if (npages < GEN_MIN_PAGES || rank >= npages || i >= n)
+		return UINT32_MAX;
+	switch (kind) {
+	case GEN_GUPS:
+		/* the hot tenth first, then the rest, each in page order */
+		return rank;
+	case GEN_PHASE:
+		return (uint32_t)(((uint64_t)phase_base(npages, n, i) + rank) % npages);
+	case GEN_ZIPF:
+		return (uint32_t)(rank * scatter(npages) % npages);
+	default:
+		return UINT32_MAX;
+	}
 }

@@ -33,4 +33,24 @@ int gen_parse(const char *name);
 int gen_trace(struct trace *t, int kind, uint32_t npages, uint64_t n,
 	      uint64_t seed);
 
+/*
+ * The share of a record's draws that fall on the @k most likely of @npages
+ * pages, for the kinds whose records are independent draws from a known
+ * distribution (gups, zipf; phase: independent given the phase, each phase
+ * the same shape moved). Exact for the distributions above; the
+ * generators' integer draws stray from them by under 2^-32 per page.
+ * 0, or -EINVAL for stream (each record follows from the last) or bad
+ * arguments.
+ */
+int gen_top_share(int kind, uint32_t npages, uint32_t k, double *share);
+
+/*
+ * The page of rank @rank (0: the most likely) in the distribution that
+ * record @i of an @n-record trace of @kind draws from, ties in a fixed
+ * order: the pages gen_top_share() counts are ranks 0 to k - 1. UINT32_MAX
+ * for stream or bad arguments.
+ */
+uint32_t gen_rank_page(int kind, uint32_t npages, uint64_t n, uint64_t i,
+		       uint32_t rank);
+
 #endif /* INDIGO_SIM_GEN_H */

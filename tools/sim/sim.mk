@@ -4,7 +4,7 @@
 # the top Makefile, which defines B, WARN, CPPFLAGS_U, CORE_SRC, AGENT_*,
 # CHECK_*.
 
-SIM_SRC := $(addprefix tools/sim/,sim.c link.c oracle.c gen.c trace.c table.c \
+SIM_SRC := $(addprefix tools/sim/,sim.c link.c oracle.c bound.c gen.c trace.c table.c \
 	pol.c pol_tpp.c pol_memtis.c pol_indigo.c)
 SIM_HDR := $(wildcard tools/sim/*.h)
 SIM_DEPS := $(SIM_SRC) $(SIM_HDR) $(CORE_SRC) kmod/core.h $(AGENT_LIB) $(AGENT_HDR)

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bound.h"
 #include "epoch.h"
 #include "errbuf.h"
 #include "gen.h"
@@ -33,6 +34,7 @@ struct workload {
 	struct trace t;
 	unsigned int repeat;
 	int synthetic;
+	int kind;			/* enum gen_kind; -1: a real trace */
 };
 
 struct cell {
@@ -42,6 +44,7 @@ struct cell {
 
 struct scen {
 	struct cell c[NROWS];
+	double bound_ns;		/* bound.h; NAN where there is none */
 };
 
 /* wall-clock seconds */
@@ -99,6 +102,8 @@ static int run_scen(const struct workload *w, double frac, double cont,
 	p.repeat = w->repeat;
 	p.threads = threads;
 	p.seed = seed;
+	if (w->kind < 0 || bound_online(&p, w->kind, w->t.npages, w->t.n, &s->bound_ns))
+		s->bound_ns = NAN;
 	pol_grid(&g);
 	for (k = 0; k <= ORACLE; k++) {
 		struct pol_cfg c = { .kind = k == ORACLE ? -1 : (int)k,
@@ -183,11 +188,13 @@ static int load_workloads(const struct table_opts *o, struct workload **out,
 
 	if (!w)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		w[i].kind = i < GEN_COUNT ? (int)i : -1;
 		if (i < GEN_COUNT)
 			snprintf(w[i].name, sizeof(w[i].name), "%s", gen_name((int)i));
 		else
 			real_name(o->real[i - GEN_COUNT], w[i].name, sizeof(w[i].name));
+	}
 	ret = names_unique(w, n, o, err, errlen);
 	for (i = 0; i < n && !ret; i++) {
 		if (i < GEN_COUNT) {
@@ -382,6 +389,11 @@ static void write_csv(FILE *f, const struct workload *w, size_t nw,
 						fprintf(f, "%u", sc->c[k].arm);
 					fputc('\n', f);
 				}
+				/* a bound, not a run: no migrations, no time */
+				if (!isnan(sc->bound_ns))
+					fprintf(f, "%s,%.2f,%.2f,online-bound,%.3f,%.3f,,,,,\n",
+						w[i].name, fracs[fi], conts[ci], sc->bound_ns / 1e6,
+						ratio(sc->bound_ns, sc->c[ORACLE].r.stall_ns));
 			}
 }
 
@@ -428,6 +440,10 @@ static void write_tables(FILE *f, const struct workload *w, size_t nw,
 						ratio(r->stall_ns, sc->c[ORACLE].r.stall_ns),
 						r->promotions, r->link_bytes / 1e6);
 				}
+				if (!isnan(sc->bound_ns))
+					fprintf(f, "| %.0f %% | %.0f %% | online bound | %.2f | %.2f | | |\n",
+						fracs[fi] * 100, conts[ci] * 100, sc->bound_ns / 1e6,
+						ratio(sc->bound_ns, sc->c[ORACLE].r.stall_ns));
 			}
 	}
 }
@@ -472,6 +488,44 @@ static void write_goals(FILE *f, const struct workload *w, size_t nw,
 		}
 		fprintf(f, "| %.0f %% | **synthetic: goals met** | %u of %u (goal: 3) | %u of %u | %u of %u | %u of %u (goal: all) |\n",
 			fracs[fi] * 100, met1, nsyn, met2, nsyn, met3, nsyn, met4, nsyn);
+	}
+}
+
+/*
+ * What no online policy can beat (bound.h), against the goals: where
+ * bound / tpp exceeds 0.70, no policy can be 30 % below TPP there.
+ */
+static void write_bound_goals(FILE *f, const struct workload *w, size_t nw,
+			      const struct scen *s)
+{
+	size_t i, fi;
+
+	fprintf(f, "\n| local | workload | bound / tpp, 50 %% contention (goal needs <= 0.70) | bound / oracle, 50 %% (goal needs <= 1.15) | bandit / bound, 50 %% | fixed / bound, 50 %% | bound / tpp, no contention |\n");
+	fprintf(f, "|---|---|---:|---:|---:|---:|---:|\n");
+	for (fi = 0; fi < NFRAC; fi++) {
+		unsigned int out1 = 0, out2 = 0, nb = 0, nsyn = 0;
+
+		for (i = 0; i < nw; i++) {
+			const struct scen *c0 = &s[(i * NFRAC + fi) * NCONT + 0];
+			const struct scen *c5 = &s[(i * NFRAC + fi) * NCONT + 1];
+			double r1 = ratio(c5->bound_ns, c5->c[POL_TPP].r.stall_ns);
+			double r2 = ratio(c5->bound_ns, c5->c[ORACLE].r.stall_ns);
+
+			nsyn += w[i].synthetic;
+			if (isnan(c5->bound_ns))
+				continue;
+			nb++;
+			out1 += r1 > 0.70;
+			out2 += r2 > 1.15;
+			fprintf(f, "| %.0f %% | %s | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+				fracs[fi] * 100, w[i].name, r1, r2,
+				ratio(c5->c[POL_BANDIT].r.stall_ns, c5->bound_ns),
+				ratio(c5->c[POL_FIXED].r.stall_ns, c5->bound_ns),
+				ratio(c0->bound_ns, c0->c[POL_TPP].r.stall_ns));
+		}
+		fprintf(f, "| %.0f %% | **out of reach for every policy** | on %u of %u: at most %u of %u synthetic workloads can meet it (goal: 3) | on %u of %u: at most %u of %u | | | |\n",
+			fracs[fi] * 100, out1, nb, nsyn - out1, nsyn, out2, nb,
+			nsyn - out2, nsyn);
 	}
 }
 
@@ -638,6 +692,19 @@ int table_make(const struct table_opts *o, FILE *log, char *err, size_t errlen)
 			"run, the least stall kept): the most a learner that settles "
 			"on one arm can reach.\n");
 		write_goals(md, w, nw, s, POL_FIXED);
+		fprintf(md, "\nWhat no policy can beat (`online bound`, tools/sim/bound.c): "
+			"on gups, zipf and phase each record is an independent draw, so a "
+			"policy that knows only the past, even one told every page's "
+			"probability and migrating for free, expects at least n (q L + "
+			"(1 - q) F) of stall: q the share of draws on the local tier's "
+			"worth of most likely pages, L the local latency, F the far "
+			"latency under the contender alone. A policy told the "
+			"probabilities comes within 0.5 %% of it (tests/sim/test_sim.c, "
+			"`online_bound_is_reached`). Where bound / tpp is above 0.70, no "
+			"policy can be 30 %% below TPP; where bound / oracle is above "
+			"1.15, none can be within 15 %% of the oracle, which reads the "
+			"future and sees an idle link:\n");
+		write_bound_goals(md, w, nw, s);
 		write_settle(md, &st, POL_BANDIT);
 		write_settle(md, &stp, POL_BANDIT_PROGRESS);
 		fprintf(md, "\n![stall time per policy](sim-stall.png)\n\n"
@@ -650,7 +717,9 @@ int table_make(const struct table_opts *o, FILE *log, char *err, size_t errlen)
 			write_goals(md, w, GEN_COUNT, st16, POL_BANDIT_PROGRESS);
 		}
 		fprintf(md, "\n## Results\n\nStall = memory stall time; x oracle = stall over "
-			"the oracle's (a proven lower bound, see tools/sim/oracle.c); link MB = "
+			"the oracle's (a proven lower bound, see tools/sim/oracle.c); online "
+			"bound = what no policy without the future can beat (tools/sim/bound.c; "
+			"gups, zipf, phase); link MB = "
 			"our own bytes on the link (far lines and migrations, not the contender's).\n");
 		write_tables(md, w, nw, s, 1);
 		if (o->threads > 1) {
