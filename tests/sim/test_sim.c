@@ -211,6 +211,16 @@ static void audit_destroy(struct sim_policy *pol)
 	(void)pol;
 }
 
+/* the epoch of a test policy that decides at faults alone */
+static int idle_epoch(struct sim_policy *pol, const struct sim_view *v,
+		      double now_ns)
+{
+	(void)pol;
+	(void)v;
+	(void)now_ns;
+	return 0;
+}
+
 static const struct sim_policy_ops audit_ops = {
 	.fault = audit_fault, .epoch = audit_epoch,
 	.destroy = audit_destroy,
@@ -363,17 +373,8 @@ static enum sim_verdict prescient_fault(struct sim_policy *pol,
 	return f->far && ps->hot[ph * ps->npages + f->page] ? SIM_PROMOTE_BG : SIM_STAY;
 }
 
-static int prescient_epoch(struct sim_policy *pol, const struct sim_view *v,
-			   double now_ns)
-{
-	(void)pol;
-	(void)v;
-	(void)now_ns;
-	return 0;
-}
-
 static const struct sim_policy_ops prescient_ops = {
-	.fault = prescient_fault, .epoch = prescient_epoch,
+	.fault = prescient_fault, .epoch = idle_epoch,
 	.destroy = audit_destroy,
 };
 
@@ -541,17 +542,8 @@ static enum sim_verdict always_fault(struct sim_policy *pol,
 	return f->far ? SIM_PROMOTE : SIM_STAY;
 }
 
-static int always_epoch(struct sim_policy *pol, const struct sim_view *v,
-			double now_ns)
-{
-	(void)pol;
-	(void)v;
-	(void)now_ns;
-	return 0;
-}
-
 static const struct sim_policy_ops always_ops = {
-	.fault = always_fault, .epoch = always_epoch,
+	.fault = always_fault, .epoch = idle_epoch,
 	.destroy = audit_destroy,
 };
 
@@ -635,7 +627,7 @@ static enum sim_verdict log_fault(struct sim_policy *pol,
 }
 
 static const struct sim_policy_ops log_ops = {
-	.fault = log_fault, .epoch = always_epoch,
+	.fault = log_fault, .epoch = idle_epoch,
 	.destroy = audit_destroy,
 };
 
