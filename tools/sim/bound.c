@@ -31,8 +31,8 @@
  * online_bound_is_reached). More threads only load the link more.
  *
  * A run is one draw of the trace, not the expectation: its hits stray from
- * their expectation by about sqrt(n q (1 - q)), some 750 of 8 M records,
- * well under 0.1 % of the stall.
+ * their expectation by about sqrt(n q (1 - q)) (one standard deviation),
+ * some 750 of 8 M records, about 0.06 % of the stall.
  */
 #include "bound.h"
 
