@@ -715,6 +715,11 @@ int table_make(const struct table_opts *o, FILE *log, char *err, size_t errlen)
 				o->threads, o->threads);
 			write_goals(md, w, GEN_COUNT, st16, POL_BANDIT);
 			write_goals(md, w, GEN_COUNT, st16, POL_BANDIT_PROGRESS);
+			fprintf(md, "\nThe online bound with %u threads: the same figure, "
+				"since it charges no policy's own traffic, which %u threads' "
+				"far lines make large, so it is looser here than with one:\n",
+				o->threads, o->threads);
+			write_bound_goals(md, w, GEN_COUNT, st16);
 		}
 		fprintf(md, "\n## Results\n\nStall = memory stall time; x oracle = stall over "
 			"the oracle's (a proven lower bound, see tools/sim/oracle.c); online "
