@@ -716,8 +716,9 @@ int table_make(const struct table_opts *o, FILE *log, char *err, size_t errlen)
 			write_goals(md, w, GEN_COUNT, st16, POL_BANDIT);
 			write_goals(md, w, GEN_COUNT, st16, POL_BANDIT_PROGRESS);
 			fprintf(md, "\nThe online bound with %u threads: the same figure, "
-				"since it charges no policy's own traffic, which %u threads' "
-				"far lines make large, so it is looser here than with one:\n",
+				"since it charges no migration and none of a policy's own "
+				"traffic, which %u threads multiply; so it says less here "
+				"than with one:\n",
 				o->threads, o->threads);
 			write_bound_goals(md, w, GEN_COUNT, st16);
 		}
