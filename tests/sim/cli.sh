@@ -53,6 +53,11 @@ case "$row" in *"| n/a |"*) ;; *) fail "slow trace's goals row: $row" ;; esac
 # refusals
 if "$sim" run "$dir/p.trace" -P nosuch 2>/dev/null; then fail "unknown policy accepted"; fi
 if "$sim" run "$dir/p.trace" -f 0 2>/dev/null; then fail "local fraction 0 accepted"; fi
+# INDIGO's rate cap share (indigod's policy.rate_cap_share): (0, 1]
+if err=$("$sim" run "$dir/p.trace" -P bandit -C 1.5 -S 0.2 -E 1 2>&1); then fail "cap share 1.5 accepted"; fi
+case "$err" in *"rate cap share 1.5"*) ;; *) fail "cap share 1.5: $err" ;; esac
+out=$("$sim" run "$dir/p.trace" -P heuristic -C 0.5 -S 0.2 -E 1)
+case "$out" in "heuristic: stall "*) ;; *) fail "run -C 0.5: $out" ;; esac
 if "$sim" run "$dir/none.trace" 2>/dev/null; then fail "missing trace accepted"; fi
 if "$sim" gen nosuch "$dir/x.trace" 2>/dev/null; then fail "unknown generator accepted"; fi
 # a synthetic trace too small for a hot tenth, or without records, is

@@ -1141,10 +1141,10 @@ END_TEST
  * through @kind's fault call on a host of @threads threads alike: how many
  * it lets through.
  */
-static uint64_t burst_passes(int kind, unsigned int threads)
+static uint64_t burst_passes(int kind, unsigned int threads, double cap_share)
 {
 	struct sim_params p = small_params(0.25, 0);
-	struct pol_cfg c = { .kind = kind, .arm = 0 };
+	struct pol_cfg c = { .kind = kind, .arm = 0, .rate_cap_share = cap_share };
 	struct sim_result res = { 0 };
 	struct sim_policy pol;
 	struct sim_view v;
@@ -1184,8 +1184,8 @@ START_TEST(rate_limits_count_every_thread)
 	unsigned int i;
 
 	for (i = 0; i < 2; i++) {
-		uint64_t one = burst_passes(kinds[i], 1);
-		uint64_t many = burst_passes(kinds[i], 16);
+		uint64_t one = burst_passes(kinds[i], 1, 0);
+		uint64_t many = burst_passes(kinds[i], 16, 0);
 
 		ck_assert_uint_gt(one, 1000);
 		ck_assert_msg(many * 16 <= one + 16,
@@ -1194,6 +1194,31 @@ START_TEST(rate_limits_count_every_thread)
 			      (unsigned long long)many);
 		ck_assert_uint_gt(many * 16, one / 2);
 	}
+}
+END_TEST
+
+/*
+ * indigod's policy.rate_cap_share (indigo-sim -C) sets INDIGO's cap: five
+ * times the default share lets five times the pages through at once; a
+ * share outside (0, 1] is refused, 0 is indigod's default.
+ */
+START_TEST(rate_cap_share_sets_the_cap)
+{
+	struct sim_params p = small_params(0.25, 0);
+	struct pol_cfg c = { .kind = POL_BANDIT, .rate_cap_share = 1.5 };
+	struct sim_policy pol;
+	char err[128];
+	uint64_t def = burst_passes(POL_FIXED, 1, 0);
+	uint64_t tenth = burst_passes(POL_FIXED, 1, 0.1);
+	uint64_t half = burst_passes(POL_FIXED, 1, 0.5);
+
+	ck_assert_uint_eq(def, tenth);
+	ck_assert_uint_ge(half, 5 * tenth - 5);
+	ck_assert_uint_le(half, 5 * tenth + 5);
+	ck_assert_int_eq(pol_create(&pol, &c, &p, 1000, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "rate cap share 1.5"));
+	c.rate_cap_share = -0.1;
+	ck_assert_int_eq(pol_create(&pol, &c, &p, 1000, err, sizeof(err)), -EINVAL);
 }
 END_TEST
 
@@ -1309,6 +1334,7 @@ static Suite *suite(void)
 	ADD(s, table_warm_error_says_why);
 	ADD_LOOP(s, epoch_whole_ms, POL_COUNT - POL_HEURISTIC);
 	ADD(s, rate_limits_count_every_thread);
+	ADD(s, rate_cap_share_sets_the_cap);
 	ADD(s, who_waits_for_promotions);
 	ADD(s, colloid_first_epoch);
 	return s;

@@ -4,12 +4,13 @@
  *
  *   indigo-sim gen KIND OUT [-p PAGES] [-n RECORDS] [-s SEED]
  *   indigo-sim run TRACE [-P POLICY] [-a ARM] [-m MODEL] [-L RESIDENCE]
- *		[HOST OPTIONS]
+ *		[-C CAP_SHARE] [HOST OPTIONS]
  *   indigo-sim train TRACE MODEL [-P BANDIT] [-m MODEL_IN] [-L RESIDENCE]
- *		[HOST OPTIONS]
+ *		[-C CAP_SHARE] [HOST OPTIONS]
  *
  * -L: the bandits' reward.residence in epochs (1-64); default auto, as
- * indigod's.
+ * indigod's. -C: INDIGO's rate cap as a share of the available link
+ * (indigod's policy.rate_cap_share, (0, 1]); default indigod's, 0.1.
  *   indigo-sim table OUTDIR [-p PAGES] [-n RECORDS] [-R REPEAT] [-T THREADS]
  *		[-s SEED] [REAL.trace...]
  *
@@ -41,8 +42,8 @@ static int usage(void)
 
 	fprintf(stderr,
 		"usage: indigo-sim gen KIND OUT [-p PAGES] [-n RECORDS] [-s SEED]\n"
-		"       indigo-sim run TRACE [-P POLICY] [-a ARM] [-m MODEL] [-L RESIDENCE] [host options]\n"
-		"       indigo-sim train TRACE MODEL [-P BANDIT] [-m MODEL_IN] [-L RESIDENCE] [host options]\n"
+		"       indigo-sim run TRACE [-P POLICY] [-a ARM] [-m MODEL] [-L RESIDENCE] [-C CAP_SHARE] [host options]\n"
+		"       indigo-sim train TRACE MODEL [-P BANDIT] [-m MODEL_IN] [-L RESIDENCE] [-C CAP_SHARE] [host options]\n"
 		"       indigo-sim table OUTDIR [-p PAGES] [-n RECORDS] [-R REPEAT] [-T THREADS] [-s SEED] [REAL.trace...]\n"
 		"host options: -f LOCAL_FRACTION -c CONTENTION -r REPEAT -x (CXL link) -s SEED\n"
 		"              -g PAGE_BYTES -k K_NS -S SCAN_PERIOD_MS -E EPOCH_MS -T THREADS\n"
@@ -96,8 +97,8 @@ static int num_uint(const char *s, unsigned int *v)
  */
 #define HOST_OPTS	"f:c:r:xs:g:k:S:E:T:K:"
 #define GEN_OPTS	"p:n:s:"
-#define RUN_OPTS	"P:a:m:L:" HOST_OPTS
-#define TRAIN_OPTS	"P:m:L:" HOST_OPTS
+#define RUN_OPTS	"P:a:m:L:C:" HOST_OPTS
+#define TRAIN_OPTS	"P:m:L:C:" HOST_OPTS
 #define TABLE_OPTS	"p:n:s:R:T:"
 
 static int parse(int argc, char **argv, const char *opts, struct args *a)
@@ -153,6 +154,7 @@ static int parse(int argc, char **argv, const char *opts, struct args *a)
 			ret = num_ms(optarg, &a->p.epoch_ns);
 			break;
 		case 'L': ret = num_double(optarg, &a->c.residence); break;
+		case 'C': ret = num_double(optarg, &a->c.rate_cap_share); break;
 		case 'R':
 			ret = num_uint(optarg, &a->real_repeat);
 			if (!ret && !a->real_repeat)

@@ -71,6 +71,8 @@ struct pol_cfg {
 	const char *model_out;		/* bandits: save the model here at the end */
 	struct pol_log *log;		/* INDIGO kinds: per-epoch record, or NULL */
 	double residence;		/* bandits: reward.residence, 0: auto */
+	/* INDIGO kinds: indigod's policy.rate_cap_share, 0: its default */
+	double rate_cap_share;
 };
 
 /* "none", "tpp", ...; NULL for a bad kind. */

@@ -315,6 +315,9 @@ static int setup(struct indigo_sim *s, const struct pol_cfg *c,
 		return errbuf_set(err, errlen, -EINVAL, "residence %g: 0 (auto) or %g-%g epochs",
 			       s->residence, (double)EPOCH_RES_MIN,
 			       (double)EPOCH_RES_MAX);
+	if (!(c->rate_cap_share >= 0 && c->rate_cap_share <= 1))
+		return errbuf_set(err, errlen, -EINVAL, "rate cap share %g: 0 (indigod's default) or in (0, 1]",
+			       c->rate_cap_share);
 	/*
 	 * The module's telemetry gives its epoch in whole ms (telemetry()),
 	 * and indigod turns counts into rates by it: any other epoch would
@@ -345,8 +348,9 @@ static int setup(struct indigo_sim *s, const struct pol_cfg *c,
 			.k_ns = p->k_ns,
 		},
 		.epoch_s = p->epoch_ns / 1e9,
-		/* indigod's defaults, as a host runs it */
-		.rate_cap_share = host.policy.rate_cap_share,
+		/* indigod's defaults, as a host runs it, but for -C */
+		.rate_cap_share = c->rate_cap_share > 0 ? c->rate_cap_share :
+				  host.policy.rate_cap_share,
 		.free_min_kib = host.policy.free_min_kib,
 		.fill_share = host.policy.fill_share,
 	};
