@@ -49,7 +49,9 @@
 #        per-round lines, no results file: a quick comparison), SOAK_S
 #        (120: after the rounds, the netscope row once more, measured
 #        after this many seconds instead of 3, with the controller's
-#        sensitivity estimates then; 0: none)
+#        sensitivity estimates then; 0: none), GSO_MAX_SEGS (set: the
+#        largest TSO/GSO burst, in segments, of both bottleneck devices,
+#        for every row: the host's NIC setting; netscope-tuning.md)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -93,6 +95,10 @@ trap 'exit 1' INT TERM
 ns_up "${rate_mbit}mbit" "$buffer"
 # the control's second link: same rate and buffer, nothing else on it
 ns_link "vc-$NS_TAG" "vd-$NS_TAG" 198.18.0.5 198.18.0.6 "${rate_mbit}mbit" "$buffer"
+if [ -n "${GSO_MAX_SEGS:-}" ]; then
+	ip -n "$NS_A" link set dev "va-$NS_TAG" gso_max_segs "$GSO_MAX_SEGS"
+	ip -n "$NS_A" link set dev "vc-$NS_TAG" gso_max_segs "$GSO_MAX_SEGS"
+fi
 RC=$(ns_cgroup redis)
 BC=$(ns_cgroup bulk)
 ns_bg "${PIN_R[@]}" ip netns exec "$NS_B" redis-server --bind "$NS_IP_B" --port 6379 --save "" \
