@@ -203,22 +203,12 @@ static int audit_epoch(struct sim_policy *pol, const struct sim_view *v,
 
 	a->bad += !view_ok(v);
 	a->calls++;
-	return a->inner.ops->epoch(&a->inner, v, now_ns);
+	return sim_policy_epoch(&a->inner, v, now_ns);
 }
 
 static void audit_destroy(struct sim_policy *pol)
 {
 	(void)pol;
-}
-
-/* the epoch of a test policy that decides at faults alone */
-static int idle_epoch(struct sim_policy *pol, const struct sim_view *v,
-		      double now_ns)
-{
-	(void)pol;
-	(void)v;
-	(void)now_ns;
-	return 0;
 }
 
 static const struct sim_policy_ops audit_ops = {
@@ -374,7 +364,7 @@ static enum sim_verdict prescient_fault(struct sim_policy *pol,
 }
 
 static const struct sim_policy_ops prescient_ops = {
-	.fault = prescient_fault, .epoch = idle_epoch,
+	.fault = prescient_fault,
 	.destroy = audit_destroy,
 };
 
@@ -543,7 +533,7 @@ static enum sim_verdict always_fault(struct sim_policy *pol,
 }
 
 static const struct sim_policy_ops always_ops = {
-	.fault = always_fault, .epoch = idle_epoch,
+	.fault = always_fault,
 	.destroy = audit_destroy,
 };
 
@@ -627,7 +617,7 @@ static enum sim_verdict log_fault(struct sim_policy *pol,
 }
 
 static const struct sim_policy_ops log_ops = {
-	.fault = log_fault, .epoch = idle_epoch,
+	.fault = log_fault,
 	.destroy = audit_destroy,
 };
 
@@ -1161,7 +1151,7 @@ static uint64_t burst_passes(int kind, unsigned int threads, double cap_share)
 	};
 	ck_assert_int_eq(pol_create(&pol, &c, &p, v.npages, NULL, 0), 0);
 	/* one epoch: INDIGO leaves observe mode for the arm, with its cap */
-	ck_assert_int_eq(pol.ops->epoch(&pol, &v, 1e6), 0);
+	ck_assert_int_eq(sim_policy_epoch(&pol, &v, 1e6), 0);
 	for (pg = 0; pg < v.npages; pg++) {
 		struct sim_fault f = { .page = pg, .far = true, .now_ns = 2e6,
 				       .mark_ns = 1.5e6 };

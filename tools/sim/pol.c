@@ -54,15 +54,6 @@ static enum sim_verdict none_fault(struct sim_policy *pol,
 	return SIM_STAY;
 }
 
-static int none_epoch(struct sim_policy *pol, const struct sim_view *v,
-		      double now_ns)
-{
-	(void)pol;
-	(void)v;
-	(void)now_ns;
-	return 0;
-}
-
 static void none_destroy(struct sim_policy *pol)
 {
 	(void)pol;
@@ -70,7 +61,6 @@ static void none_destroy(struct sim_policy *pol)
 
 static const struct sim_policy_ops none_ops = {
 	.fault = none_fault,
-	.epoch = none_epoch,
 	.destroy = none_destroy,
 };
 

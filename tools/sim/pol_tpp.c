@@ -100,15 +100,6 @@ static enum sim_verdict tpp_fault(struct sim_policy *pol,
 	return rate_limited(s, f->now_ns) ? SIM_STAY : SIM_PROMOTE;
 }
 
-static int tpp_epoch(struct sim_policy *pol, const struct sim_view *v,
-		     double now_ns)
-{
-	(void)pol;
-	(void)v;
-	(void)now_ns;
-	return 0;
-}
-
 static void tpp_destroy(struct sim_policy *pol)
 {
 	free(pol->st);
@@ -116,7 +107,6 @@ static void tpp_destroy(struct sim_policy *pol)
 
 static const struct sim_policy_ops tpp_ops = {
 	.fault = tpp_fault,
-	.epoch = tpp_epoch,
 	.destroy = tpp_destroy,
 };
 

@@ -226,6 +226,12 @@ static double promote(struct host *h, uint32_t pg, double now)
 	return h->p->k_ns + h->p->page_bytes / link_avail_bytes_per_ns(&h->link);
 }
 
+int sim_policy_epoch(struct sim_policy *pol, const struct sim_view *v,
+		     double now_ns)
+{
+	return pol->ops->epoch ? pol->ops->epoch(pol, v, now_ns) : 0;
+}
+
 static int run_once(struct host *h, const struct trace *t,
 		    struct sim_policy *pol, double *now, double *next_epoch)
 {
@@ -243,7 +249,7 @@ static int run_once(struct host *h, const struct trace *t,
 		*now += t->r[i].insns * p->ns_per_insn;
 		link_advance(&h->link, *now);
 		while (*now >= *next_epoch) {
-			ret = pol->ops->epoch(pol, &h->v, *now);
+			ret = sim_policy_epoch(pol, &h->v, *now);
 			if (ret)
 				return ret;
 			h->r.epochs++;

@@ -120,7 +120,10 @@ struct sim_policy_ops {
 	enum sim_verdict (*fault)(struct sim_policy *pol,
 				  const struct sim_view *v,
 				  const struct sim_fault *f);
-	/* every epoch_ns; 0 or a negative errno, which stops the run */
+	/*
+	 * optional: every epoch_ns (a policy that decides at faults alone
+	 * has none); 0 or a negative errno, which stops the run
+	 */
 	int (*epoch)(struct sim_policy *pol, const struct sim_view *v,
 		     double now_ns);
 	/* optional: at the end of a run (saving a model); 0 or -errno */
@@ -132,6 +135,10 @@ struct sim_policy {
 	const struct sim_policy_ops *ops;
 	void *st;
 };
+
+/* @pol's epoch call, where it has one: 0 or its negative errno. */
+int sim_policy_epoch(struct sim_policy *pol, const struct sim_view *v,
+		     double now_ns);
 
 /*
  * Runs @t under @pol. 0, -EINVAL for bad parameters, -ENOMEM, or the
