@@ -33,7 +33,6 @@ struct workload {
 	char name[64];
 	struct trace t;
 	unsigned int repeat;
-	int synthetic;
 	int kind;			/* enum gen_kind; -1: a real trace */
 };
 
@@ -199,7 +198,6 @@ static int load_workloads(const struct table_opts *o, struct workload **out,
 	for (i = 0; i < n && !ret; i++) {
 		if (i < GEN_COUNT) {
 			w[i].repeat = 1;
-			w[i].synthetic = 1;
 			ret = gen_trace(&w[i].t, (int)i, o->npages, o->n, o->seed + i);
 		} else {
 			w[i].repeat = o->real_repeat;
@@ -475,7 +473,7 @@ static void write_goals(FILE *f, const struct workload *w, size_t nw,
 			 * r3 has no value where TPP promoted nothing (it meets no
 			 * goal then); stalls are never 0, every access costs
 			 */
-			if (w[i].synthetic) {
+			if (w[i].kind >= 0) {
 				nsyn++;
 				met1 += r1 <= 0.70;
 				met2 += r2 <= 1.15;
@@ -483,7 +481,7 @@ static void write_goals(FILE *f, const struct workload *w, size_t nw,
 				met4 += r4 <= 1.05;
 			}
 			fprintf(f, "| %.0f %% | %s%s | %.2f | %.2f | %s | %.2f |\n",
-				fracs[fi] * 100, w[i].name, w[i].synthetic ? "" : " (real)",
+				fracs[fi] * 100, w[i].name, w[i].kind >= 0 ? "" : " (real)",
 				r1, r2, md_ratio(p3, sizeof(p3), r3), r4);
 		}
 		fprintf(f, "| %.0f %% | **synthetic: goals met** | %u of %u (goal: 3) | %u of %u | %u of %u | %u of %u (goal: all) |\n",
@@ -511,7 +509,7 @@ static void write_bound_goals(FILE *f, const struct workload *w, size_t nw,
 			double r1 = ratio(c5->bound_ns, c5->c[POL_TPP].r.stall_ns);
 			double r2 = ratio(c5->bound_ns, c5->c[ORACLE].r.stall_ns);
 
-			nsyn += w[i].synthetic;
+			nsyn += w[i].kind >= 0;
 			if (isnan(c5->bound_ns))
 				continue;
 			nb++;
