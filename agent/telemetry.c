@@ -198,9 +198,11 @@ static int read_counter(struct counter_src *c, const char *path,
 
 /*
  * Link source "counter": the available bandwidth from the counter's growth
- * since the last epoch; the configured bandwidth is the link's capacity.
+ * since the last epoch, less the @own_pages we promoted in it (the kernel's
+ * and the agent executor's); the configured bandwidth is the link's
+ * capacity.
  */
-static void measure_link(struct daemon *d)
+static void measure_link(struct daemon *d, uint64_t own_pages)
 {
 	struct epoch_params p;
 	uint64_t now, prev;
@@ -231,6 +233,7 @@ static void measure_link(struct daemon *d)
 			 &now, &prev, &dt)) {
 		d->avail_gbps = 0;
 	} else if (!ctx_available_gbps(d->cfg.link.bandwidth_gbps, prev, now,
+				       own_pages * (uint64_t)host_page_bytes(),
 				       dt, &avail)) {
 		d->avail_gbps = avail;
 	}
@@ -415,9 +418,11 @@ void on_epoch(const struct modlink_epoch *m, void *arg)
 	if (!d->have_es)
 		return;
 	feedback(d, m, &fb);
-	measure_link(d);
-	link_now(d, &link);
 	to_ctx_epoch(m, &e);
+	/* a module without the page count: a page a promotion */
+	measure_link(d, (e.allowed_pages > e.allowed ? e.allowed_pages :
+			 e.allowed) + fb.npromoted);
+	link_now(d, &link);
 	if (d->ex)
 		executor_set_far(d->ex, e.far, e.nfar);
 	ret = ctx_read_mem(d->sysfs, e.far, e.nfar, &mem);

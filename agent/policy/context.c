@@ -293,16 +293,19 @@ int ctx_read_vmstat_demoted(const char *path, uint64_t *pages)
 }
 
 int ctx_available_gbps(double capacity_gbps, uint64_t prev, uint64_t now,
-		       double dt_s, double *avail_gbps)
+		       uint64_t own_bytes, double dt_s, double *avail_gbps)
 {
 	double used, avail, floor;
+	uint64_t others;
 
 	if (!avail_gbps || !(capacity_gbps > 0) || !isfinite(capacity_gbps) ||
 	    !(dt_s > 0) || !isfinite(dt_s))
 		return -EINVAL;
 	if (now < prev)
 		return -ERANGE;
-	used = (double)(now - prev) * 8.0 / dt_s / 1e9;
+	/* a counter that missed some of ours: nothing of the others' */
+	others = now - prev > own_bytes ? now - prev - own_bytes : 0;
+	used = (double)others * 8.0 / dt_s / 1e9;
 	avail = capacity_gbps - used;
 	floor = CTX_AVAIL_FLOOR * capacity_gbps;
 	*avail_gbps = avail > floor ? avail : floor;

@@ -155,13 +155,18 @@ int ctx_read_vmstat_demoted(const char *path, uint64_t *pages);
 
 /*
  * Available bandwidth (Gb/s) of a link of @capacity_gbps whose counter went
- * from @prev to @now bytes in @dt_s: capacity minus the counter's rate,
- * at least CTX_AVAIL_FLOOR * capacity (the cost model needs a bandwidth
- * above 0). -ERANGE when the counter went backwards (reset or wrapped: no
- * figure this time), -EINVAL for a bad capacity or interval.
+ * from @prev to @now bytes in @dt_s, @own_bytes of them our own
+ * promotions: capacity minus the rate of the rest, at least
+ * CTX_AVAIL_FLOOR * capacity (the cost model needs a bandwidth above 0).
+ * Our promotions are left out because they are the action being priced,
+ * not load it meets: counted, a burst of them would read as a full link
+ * and be charged its transfer at the floor, a hundred times over, and cut
+ * the next epoch's rate cap to the floor. -ERANGE when the counter went
+ * backwards (reset or wrapped: no figure this time), -EINVAL for a bad
+ * capacity or interval.
  */
 int ctx_available_gbps(double capacity_gbps, uint64_t prev, uint64_t now,
-		       double dt_s, double *avail_gbps);
+		       uint64_t own_bytes, double dt_s, double *avail_gbps);
 
 /* Short names of the features ("faults", "rate_p50", ...), for logs. */
 const char *ctx_feature_name(unsigned int f);

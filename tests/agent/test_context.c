@@ -336,20 +336,32 @@ START_TEST(counter_source)
 
 	/* 1.25e9 bytes in 1 s = 10 Gb/s of a 100 Gb/s link used */
 	ck_assert_int_eq(ctx_available_gbps(100, 1000, 1000 + 1250000000ULL,
-					    1.0, &a), 0);
+					    0, 1.0, &a), 0);
 	ck_assert_double_eq_tol(a, 90.0, 1e-9);
 	/* the same bytes over 0.5 s: 20 Gb/s */
-	ck_assert_int_eq(ctx_available_gbps(100, 0, 1250000000ULL, 0.5, &a), 0);
+	ck_assert_int_eq(ctx_available_gbps(100, 0, 1250000000ULL, 0, 0.5, &a),
+			 0);
 	ck_assert_double_eq_tol(a, 80.0, 1e-9);
 	/* saturated: the floor, 1 % */
-	ck_assert_int_eq(ctx_available_gbps(100, 0, 20000000000ULL, 1.0, &a), 0);
+	ck_assert_int_eq(ctx_available_gbps(100, 0, 20000000000ULL, 0, 1.0, &a),
+			 0);
 	ck_assert_double_eq_tol(a, 1.0, 1e-12);
+	/*
+	 * saturated by our own promotions (1.5e10 of the 2e10 bytes): the
+	 * others' 40 Gb/s is what counts, not the floor
+	 */
+	ck_assert_int_eq(ctx_available_gbps(100, 0, 20000000000ULL,
+					    15000000000ULL, 1.0, &a), 0);
+	ck_assert_double_eq_tol(a, 60.0, 1e-9);
+	/* a counter that saw less than we promoted: all of it */
+	ck_assert_int_eq(ctx_available_gbps(100, 0, 1000, 5000, 1.0, &a), 0);
+	ck_assert_double_eq_tol(a, 100.0, 1e-12);
 	/* idle: all of it */
-	ck_assert_int_eq(ctx_available_gbps(25, 5, 5, 1.0, &a), 0);
+	ck_assert_int_eq(ctx_available_gbps(25, 5, 5, 0, 1.0, &a), 0);
 	ck_assert_double_eq_tol(a, 25.0, 1e-12);
-	ck_assert_int_eq(ctx_available_gbps(100, 10, 9, 1.0, &a), -ERANGE);
-	ck_assert_int_eq(ctx_available_gbps(0, 0, 1, 1.0, &a), -EINVAL);
-	ck_assert_int_eq(ctx_available_gbps(100, 0, 1, 0, &a), -EINVAL);
+	ck_assert_int_eq(ctx_available_gbps(100, 10, 9, 0, 1.0, &a), -ERANGE);
+	ck_assert_int_eq(ctx_available_gbps(0, 0, 1, 0, 1.0, &a), -EINVAL);
+	ck_assert_int_eq(ctx_available_gbps(100, 0, 1, 0, 0, &a), -EINVAL);
 }
 END_TEST
 

@@ -227,6 +227,7 @@ void gpu_tier_stop(struct gpu_tier *t)
 static struct daemon d;
 static char dir[] = "/tmp/test_daemon.XXXXXX";
 static u64 seq;
+static u64 node_pages;		/* base pages the kernel's promotions moved */
 
 static void setup(void)
 {
@@ -242,6 +243,7 @@ static void setup(void)
 	d.sysfs = dir;			/* no nodes: memory features 0 */
 	d.save_every = 1000000;
 	seq = 0;
+	node_pages = 0;
 	mono_s = 100;
 	link_opens = link_closes = open_err = applied = 0;
 	nfar_told = 0;
@@ -284,6 +286,7 @@ static void epoch_after(double after_s)
 	m.node[0].id = 1;
 	m.node[0].faults = 100;
 	m.node[0].allowed = 40;
+	m.node[0].allowed_pages = node_pages;
 	moved.moved = moved.moves = 30;	/* what the agent's executor moved */
 	moved.rate_sum_hz = 30 * 5.0;
 	mono_s += after_s;
@@ -496,6 +499,43 @@ START_TEST(executor_totals_shown)
 }
 END_TEST
 
+/*
+ * Link source "counter": the available bandwidth is the capacity less
+ * what others put on the link. Our own promotions, the kernel's (the
+ * module's page count) and the agent executor's, are the action the cost
+ * model prices, so they are left out: counted, a burst of them read as a
+ * full link and was charged its transfer at the 1 % floor.
+ */
+START_TEST(counter_leaves_out_our_promotions)
+{
+	int executor = _i ? CONFIG_EXECUTOR_AGENT : CONFIG_EXECUTOR_KERNEL;
+	uint64_t psz = (uint64_t)host_page_bytes(), ours;
+	char path[CONFIG_PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/counter", dir);
+	d.cfg.link.source = CONFIG_LINK_COUNTER;
+	snprintf(d.cfg.link.counter_path, CONFIG_PATH_MAX, "%s", path);
+	/* a million pages a second: 32 Gb/s of the 100 at 4 KiB */
+	node_pages = 1000000;
+	ours = node_pages + (executor == CONFIG_EXECUTOR_AGENT ? 30 : 0);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("1000\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	start(executor);
+	epoch();		/* the counter's first reading */
+	/* ours, and others' 1.25e9 bytes: 10 Gb/s over the epoch's 1 s */
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%llu\n", (unsigned long long)(1000 + ours * psz +
+						   1250000000ULL));
+	ck_assert_int_eq(fclose(f), 0);
+	epoch();
+	ck_assert_double_eq_tol(d.avail_gbps, 90.0, 1e-6);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("daemon");
@@ -508,6 +548,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, queued_epoch_not_learned);
 	tcase_add_test(tc, hand_back_over_a_failed_link);
 	tcase_add_test(tc, executor_totals_shown);
+	tcase_add_loop_test(tc, counter_leaves_out_our_promotions, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

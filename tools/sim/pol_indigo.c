@@ -13,7 +13,8 @@
  * fault would migrate, and the gate vetoes.
  *
  * Epoch (agent/indigod.c, on_epoch()): the link's available bandwidth from
- * a byte counter of the link (ours plus the contender's, ctx_available_gbps)
+ * a byte counter of the link (ours plus the contender's, ctx_available_gbps,
+ * less our promotions)
  * reconfigures the glue, ctx_build makes the context, epoch_step scores
  * the last policy, teaches the learner and gives the next policy, which
  * goes into the gate. The heuristic is the glue with learner "heuristic";
@@ -196,6 +197,9 @@ static int indigo_epoch(struct sim_policy *pol, const struct sim_view *v,
 	/* the link's counter: our bytes and the contender's */
 	uint64_t ctr = v->link->bytes +
 		       (uint64_t)(lp->contention * link_bytes_per_ns(lp) * now_ns);
+	/* our promotions in it, as indigod counts them: every thread's page */
+	uint64_t own = (uint64_t)((double)s->allowed * v->p->threads *
+				  v->p->page_bytes);
 	struct ctx_link cl = { .far_ns = lp->far_ns, .local_ns = lp->local_ns };
 	uint64_t accesses = v->res->local_hits + v->res->far_accesses;
 	/*
@@ -218,7 +222,7 @@ static int indigo_epoch(struct sim_policy *pol, const struct sim_view *v,
 	double x[CTX_DIM], avail;
 	int ret;
 
-	if (!ctx_available_gbps(lp->gbps, s->ctr_prev, ctr, dt_s, &avail))
+	if (!ctx_available_gbps(lp->gbps, s->ctr_prev, ctr, own, dt_s, &avail))
 		s->avail_gbps = avail;
 	if (s->kind == POL_BANDIT_PROGRESS && dt_s > 0) {
 		fb.kind = EPOCH_FB_PROGRESS;
