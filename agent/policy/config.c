@@ -109,7 +109,7 @@ static const struct key keys[] = {
 	UKEY(bandit, rebuild_every, K_U32, 1, 1000000, "100"),
 	DKEY(bandit, forget, KF_LO_OPEN | KF_AUTO, 0, 1, "auto"),
 	UKEY(bandit, warmup, K_U32, 0, 1000000, "20"),
-	DKEY(policy, rate_cap_share, KF_LO_OPEN, 0, 1, "0.1"),
+	DKEY(policy, rate_cap_share, KF_LO_OPEN, 0, 1, "0.3"),
 	UKEY(policy, free_min_kib, K_U64, 0, 1ULL << 32, "0"),
 	DKEY(policy, fill_share, KF_LO_OPEN, 0, ACT_FILL_SHARE_MAX, "0.0625"),
 	EKEY(reward, source, rewards, "costmodel"),

@@ -63,7 +63,7 @@ START_TEST(defaults)
 	ck_assert_uint_eq(c.bandit.rebuild_every, 100);
 	ck_assert(c.bandit.forget == 0);	/* auto */
 	ck_assert_uint_eq(c.bandit.warmup, 20);
-	ck_assert(c.policy.rate_cap_share == 0.1);
+	ck_assert(c.policy.rate_cap_share == 0.3);
 	/* no floor of indigod's own: the kernel's watermarks decide */
 	ck_assert_uint_eq(c.policy.free_min_kib, 0);
 	/* the fill arm stops at 1/16 of local memory free */

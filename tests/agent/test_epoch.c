@@ -230,8 +230,8 @@ START_TEST(watermark_is_the_floor)
 	ck_assert_int_eq(epoch_step(&s, &e, x, 1.0, &o), 0);
 	ck_assert_uint_eq(o.pol.mode, ACT_MODE_GATE);
 	ck_assert_uint_eq(o.pol.free_min_kib, 0);
-	/* floor(0.1 * 50e9 / 4096) pages/s */
-	ck_assert_uint_eq(o.pol.rate_cap_pps, 1220703);
+	/* the default share: floor(0.3 * 50e9 / 4096) pages/s */
+	ck_assert_uint_eq(o.pol.rate_cap_pps, 3662109);
 	/* an operator's floor goes through as it is */
 	p.free_min_kib = 7;
 	ck_assert_int_eq(epoch_reconfigure(&s, &p), 0);

@@ -137,7 +137,7 @@ sleep 2
 farmem --pages 128 --hot 32 --seconds 3 | tail -n 1 && pass workload-after-kill9 ||
 	fail workload-after-kill9 "farmem failed"
 
-# indigod's policy defaults from here on (rate cap a tenth of the link,
+# indigod's policy defaults from here on (rate cap 0.3 of the link,
 # free_min_kib 0): the guest has far less free memory than an epoch of
 # promotions at that cap, the floor indigod used to demand, so these
 # checks also show that the gate leaves low memory to the kernel.

@@ -10,7 +10,7 @@
  *
  * -L: the bandits' reward.residence in epochs (1-64); default auto, as
  * indigod's. -C: INDIGO's rate cap as a share of the available link
- * (indigod's policy.rate_cap_share, (0, 1]); default indigod's, 0.1.
+ * (indigod's policy.rate_cap_share, (0, 1]); default indigod's, 0.3.
  *   indigo-sim table OUTDIR [-p PAGES] [-n RECORDS] [-R REPEAT] [-T THREADS]
  *		[-s SEED] [REAL.trace...]
  *
