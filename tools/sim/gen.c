@@ -50,10 +50,16 @@ static double unit(uint64_t *s)
 	return (double)(splitmix(s) >> 11) * 0x1.0p-53;
 }
 
+/* gups' and phase's hot set: a tenth of the pages */
+static uint32_t hot_pages(uint32_t npages)
+{
+	return npages / 10;
+}
+
 /* hot tenth starting at @base (wrapping), else anywhere */
 static uint32_t hot_or_cold(uint64_t *s, uint32_t npages, uint32_t base)
 {
-	uint32_t hot = npages / 10;
+	uint32_t hot = hot_pages(npages);
 
 	if (unit(s) < HOT_SHARE)
 		return (base + below(s, hot)) % npages;
@@ -63,7 +69,7 @@ static uint32_t hot_or_cold(uint64_t *s, uint32_t npages, uint32_t base)
 /* phase: where record @i's hot tenth starts */
 static uint32_t phase_base(uint32_t npages, uint64_t n, uint64_t i)
 {
-	return (uint32_t)(i * GEN_PHASES / n * (npages / 10));
+	return (uint32_t)(i * GEN_PHASES / n * hot_pages(npages));
 }
 
 /* a multiplier coprime with @n, to scatter ranks over page ids */
@@ -160,7 +166,7 @@ int gen_trace(struct trace *t, int kind, uint32_t npages, uint64_t n,
 int gen_top_share(int kind, uint32_t npages, uint32_t k, double *share)
 {
 	double top = 0, all = 0;
-	uint32_t hot = npages / 10, i;
+	uint32_t hot = hot_pages(npages), i;
 
 	if (npages < GEN_MIN_PAGES || !share)
 		return -EINVAL;
