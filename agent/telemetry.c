@@ -419,9 +419,7 @@ void on_epoch(const struct modlink_epoch *m, void *arg)
 		return;
 	feedback(d, m, &fb);
 	to_ctx_epoch(m, &e);
-	/* a module without the page count: a page a promotion */
-	measure_link(d, (e.allowed_pages > e.allowed ? e.allowed_pages :
-			 e.allowed) + fb.npromoted);
+	measure_link(d, ctx_epoch_pages(&e) + fb.npromoted);
 	link_now(d, &link);
 	if (d->ex)
 		executor_set_far(d->ex, e.far, e.nfar);

@@ -54,6 +54,11 @@ int ctx_epoch_add_node(struct ctx_epoch *e, uint32_t id, uint64_t faults,
 	return 0;
 }
 
+uint64_t ctx_epoch_pages(const struct ctx_epoch *e)
+{
+	return e->allowed_pages > e->allowed ? e->allowed_pages : e->allowed;
+}
+
 /* "Node N KEY:   VALUE kB": the value of KEY, or -EINVAL. */
 static int meminfo_field(const char *text, const char *key, uint64_t *kib)
 {

@@ -87,6 +87,12 @@ int ctx_epoch_add_node(struct ctx_epoch *e, uint32_t id, uint64_t faults,
 		       uint64_t allowed, uint64_t allowed_pages,
 		       const uint64_t *veto, size_t nveto);
 
+/*
+ * The base pages @e's allowed promotions move: its page count, or, from a
+ * module without one, a page a promotion.
+ */
+uint64_t ctx_epoch_pages(const struct ctx_epoch *e);
+
 /* Memory of local and far nodes, KiB. */
 struct ctx_mem {
 	uint64_t local_total, local_free;

@@ -170,18 +170,17 @@ static int telemetry_reward(const struct epoch_state *s,
 {
 	bool deny = s->last_pol.mode == ACT_MODE_DENY;
 	uint64_t promoted = deny ? 0 : e->allowed;
-	/* a huge page is one fault at its region's rate, all its pages'
-	 * transfer (a module without the count: a page a promotion) */
-	uint64_t pages = e->allowed_pages > promoted ? e->allowed_pages :
-			 promoted;
 	double rate_hz = cm_mhz_to_hz(e->rate_p50), cost;
 	int ret;
 
 	*reward = 0.0;
 	if (promoted) {
+		/* a huge page is one fault at its region's rate, all its
+		 * pages' transfer */
 		ret = cm_epoch_reward_moves(&s->p.link,
 					    rate_hz * (double)promoted,
-					    promoted, pages, local_s, reward);
+					    promoted, ctx_epoch_pages(e),
+					    local_s, reward);
 		if (ret)
 			return ret;
 	}
